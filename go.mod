@@ -1,0 +1,8 @@
+module github.com/stdiobuf/stdiobuf
+
+go 1.26.8
+
+require (
+	github.com/google/go-cmp v0.7.0
+	golang.org/x/sys v0.50.0
+)

@@ -1,0 +1,286 @@
+package stream
+
+import (
+	"bytes"
+	"io"
+)
+
+// WriteTo implements io.WriterTo. It writes the buffered bytes, then the
+// rest of the input. When both ends are file descriptors the rest moves in
+// the kernel (copy_file_range, sendfile or splice) where the kernel
+// allows; if w is a Writer of this package, w's buffer is flushed first
+// and its descriptor used. Otherwise it behaves as bufio: it may make
+// multiple calls to the Read method of the underlying reader, and if that
+// reader supports WriteTo, or w supports ReadFrom, it calls that.
+func (b *Reader) WriteTo(w io.Writer) (n int64, err error) {
+	b.lastByte = -1
+	b.lastRuneSize = -1
+
+	if b.r < b.w {
+		n, err = b.writeBuf(w)
+		if err != nil {
+			return
+		}
+	}
+
+	if m, handled, err := b.kernelCopyTo(w, -1); handled {
+		return n + m, err
+	}
+
+	if r, ok := b.rd.(io.WriterTo); ok {
+		b.s.calls.reads++
+		m, err := r.WriteTo(w)
+		n += m
+		return n, err
+	}
+
+	if w, ok := w.(io.ReaderFrom); ok {
+		b.s.calls.reads++
+		m, err := w.ReadFrom(b.rd)
+		n += m
+		return n, err
+	}
+
+	if b.buf == nil {
+		b.init()
+	}
+	if b.w-b.r < len(b.buf) {
+		b.fill() // buffer not full
+	}
+
+	for b.r < b.w {
+		// b.r < b.w => buffer is not empty
+		m, err := b.writeBuf(w)
+		n += m
+		if err != nil {
+			return n, err
+		}
+		b.fill() // buffer is empty
+	}
+
+	if b.err == io.EOF {
+		b.err = nil
+	}
+
+	return n, b.readErr()
+}
+
+// writeBuf writes the Reader's buffer to the writer.
+func (b *Reader) writeBuf(w io.Writer) (int64, error) {
+	n, err := w.Write(b.buf[b.r:b.w])
+	if n < 0 {
+		panic(errNegativeWrite)
+	}
+	b.r += n
+	return int64(n), err
+}
+
+// kernelCopyTo moves up to limit bytes (limit < 0: to the end) from the
+// underlying reader to w in the kernel, once the buffer is empty. If w is
+// a *Writer its buffer is flushed and its underlying writer used.
+// handled is false when nothing moved and the caller must copy.
+func (b *Reader) kernelCopyTo(w io.Writer, limit int64) (n int64, handled bool, err error) {
+	if b.r < b.w || !isDescriptor(b.rd) {
+		return 0, false, nil
+	}
+	dst := w
+	if sw, ok := w.(*Writer); ok {
+		if sw.buf == nil {
+			sw.init()
+		}
+		if !isDescriptor(sw.wr) {
+			return 0, false, nil
+		}
+		if err := sw.Flush(); err != nil {
+			return 0, true, err
+		}
+		dst = sw.wr
+	}
+	if !isDescriptor(dst) {
+		return 0, false, nil
+	}
+	return kernelCopy(dst, b.rd, limit, &b.s.calls)
+}
+
+// ReadFrom implements io.ReaderFrom. When the Writer and r are both file
+// descriptors (r may be an *io.LimitedReader around one), it flushes the
+// buffer and moves the bytes in the kernel where the kernel allows.
+// Otherwise it behaves as bufio: if the underlying writer supports
+// ReadFrom, this calls it; if there is buffered data, this fills the
+// buffer and writes it before. A line-buffered Writer writes out through
+// the last newline of each chunk it reads, an unbuffered one each chunk.
+func (b *Writer) ReadFrom(r io.Reader) (n int64, err error) {
+	b.init()
+	if b.err != nil {
+		return 0, b.err
+	}
+	if isDescriptor(b.wr) {
+		if err := b.Flush(); err != nil {
+			return 0, err
+		}
+		if m, handled, err := kernelCopy(b.wr, r, -1, &b.s.calls); handled {
+			if err != nil {
+				b.err = err
+			}
+			return m, err
+		}
+	}
+	if b.buf == nil {
+		// An unbuffered writer still needs somewhere to read into.
+		b.buf = make([]byte, b.s.info.Size)
+	}
+	readerFrom, readerFromOK := b.wr.(io.ReaderFrom)
+	var m int
+	for {
+		if b.Available() == 0 {
+			if err1 := b.Flush(); err1 != nil {
+				return n, err1
+			}
+		}
+		if readerFromOK && b.Buffered() == 0 {
+			b.s.calls.writes++
+			nn, err := readerFrom.ReadFrom(r)
+			b.err = err
+			n += nn
+			return n, err
+		}
+		nr := 0
+		for nr < maxConsecutiveEmptyReads {
+			m, err = r.Read(b.buf[b.n:])
+			if m != 0 || err != nil {
+				break
+			}
+			nr++
+		}
+		if nr == maxConsecutiveEmptyReads {
+			return n, io.ErrNoProgress
+		}
+		b.n += m
+		n += int64(m)
+		if b.mode != FullyBuffered && m > 0 {
+			if err1 := b.flushChunk(m); err1 != nil {
+				return n, err1
+			}
+		}
+		if err != nil {
+			break
+		}
+	}
+	if err == io.EOF {
+		// If we filled the buffer exactly, flush preemptively.
+		if b.Available() == 0 {
+			err = b.Flush()
+		} else {
+			err = nil
+		}
+	}
+	return n, err
+}
+
+// CopyBytes copies up to n bytes to w: the buffered bytes first, then the
+// rest of them, in the kernel where both ends are descriptors (as
+// WriteTo), else through the buffer. Reaching the end of the input before
+// n bytes is not an error. The input is left just after the last byte
+// copied, so Sync can hand the rest of a seekable input to another reader.
+func (b *Reader) CopyBytes(w io.Writer, n int64) (written int64, err error) {
+	if n < 0 {
+		return 0, ErrNegativeCount
+	}
+	b.lastByte = -1
+	b.lastRuneSize = -1
+	for written < n {
+		if b.r == b.w {
+			if m, handled, err := b.kernelCopyTo(w, n-written); handled {
+				return written + m, err
+			}
+			if b.err != nil {
+				return written, b.eofIsEnd()
+			}
+			b.fill()
+			continue
+		}
+		chunk := b.buf[b.r:min(b.w, b.r+int(min(n-written, int64(b.w-b.r))))]
+		m, err := w.Write(chunk)
+		if m < 0 {
+			panic(errNegativeWrite)
+		}
+		b.r += m
+		written += int64(m)
+		if err != nil {
+			return written, err
+		}
+	}
+	return written, nil
+}
+
+// eofIsEnd returns the pending read error, io.EOF being the normal end.
+func (b *Reader) eofIsEnd() error {
+	err := b.readErr()
+	if err == io.EOF {
+		return nil
+	}
+	return err
+}
+
+// CopyRecords copies the next n records, each ending in delim (the last
+// may end at the end of the input instead), to w. It does not stop at each
+// record: it counts delimiters across the buffer and writes whole runs of
+// records straight from it, so one Write carries as many records as the
+// buffer holds. It returns the bytes written and the records copied;
+// reaching the end of the input before n records is not an error. The
+// input is left just after the last byte copied (see Sync).
+func (b *Reader) CopyRecords(w io.Writer, delim byte, n int64) (written, records int64, err error) {
+	if n < 0 {
+		return 0, 0, ErrNegativeCount
+	}
+	b.lastByte = -1
+	b.lastRuneSize = -1
+	open := false // a record has been partly written
+	for records < n {
+		if b.r == b.w {
+			if b.err != nil {
+				if open {
+					records++ // the final record, without its delimiter
+				}
+				return written, records, b.eofIsEnd()
+			}
+			b.fill()
+			continue
+		}
+		chunk := b.buf[b.r:b.w]
+		end, found := runEnd(chunk, delim, n-records)
+		m, err := w.Write(chunk[:end])
+		if m < 0 {
+			panic(errNegativeWrite)
+		}
+		b.r += m
+		written += int64(m)
+		if err != nil {
+			return written, records + int64(bytes.Count(chunk[:m], []byte{delim})), err
+		}
+		records += found
+		open = chunk[end-1] != delim
+	}
+	return written, records, nil
+}
+
+// runEnd returns how much of chunk holds at most want whole records (up to
+// and including the want-th delim), and how many records that is.
+func runEnd(chunk []byte, delim byte, want int64) (end int, records int64) {
+	// For a few records, finding them one by one reads less of the buffer
+	// than counting all of its delimiters first.
+	if want > 64 {
+		if c := int64(bytes.Count(chunk, []byte{delim})); c < want {
+			return len(chunk), c
+		}
+	}
+	for records < want {
+		i := bytes.IndexByte(chunk[end:], delim)
+		if i < 0 {
+			return len(chunk), records
+		}
+		end += i + 1
+		records++
+	}
+	return end, records
+}

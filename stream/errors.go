@@ -1,0 +1,37 @@
+package stream
+
+import (
+	"bufio"
+	"errors"
+)
+
+// The errors bufio returns are returned here as the very same values, so a
+// program that compares against bufio's errors keeps working after it
+// switches its import to stream.
+var (
+	ErrInvalidUnreadByte = bufio.ErrInvalidUnreadByte
+	ErrInvalidUnreadRune = bufio.ErrInvalidUnreadRune
+	ErrBufferFull        = bufio.ErrBufferFull
+	ErrNegativeCount     = bufio.ErrNegativeCount
+
+	ErrTooLong         = bufio.ErrTooLong
+	ErrNegativeAdvance = bufio.ErrNegativeAdvance
+	ErrAdvanceTooFar   = bufio.ErrAdvanceTooFar
+	ErrBadReadCount    = bufio.ErrBadReadCount
+	ErrFinalToken      = bufio.ErrFinalToken
+)
+
+// Errors of this package's own additions.
+var (
+	// ErrInvalidMode is returned by Setvbuf for a mode other than
+	// FullyBuffered, LineBuffered or Unbuffered.
+	ErrInvalidMode = errors.New("stream: invalid buffering mode")
+	// ErrInvalidSize is returned by Setvbuf for a negative size, and by
+	// ParsePolicy for a size that is zero, negative or too large.
+	ErrInvalidSize = errors.New("stream: invalid buffer size")
+)
+
+var (
+	errNegativeRead  = errors.New("stream: reader returned negative count from Read")
+	errNegativeWrite = errors.New("stream: writer returned negative count from Write")
+)

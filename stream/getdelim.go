@@ -1,0 +1,45 @@
+package stream
+
+// getdelimMin is the size glibc's getdelim gives a line buffer that has
+// none: 120 bytes.
+const getdelimMin = 120
+
+// Getdelim appends the next record, delimiter included, to line and
+// returns the extended slice, as glibc's getdelim(3) fills its buffer: a
+// loop that passes line[:0] back in allocates only when a longer record
+// comes, and then grows the slice to max(needed, 2*cap(line)) (at least
+// 120 bytes). If the input ends before a delimiter it returns what it read
+// and the error (io.EOF at the end), as ReadBytes does: err != nil if and
+// only if the returned record does not end in delim. At the end of the
+// input it returns line unchanged and io.EOF.
+//
+// A record is not limited by the buffer size: a record of n bytes without
+// a delimiter makes line grow to hold all n bytes (up to twice that while
+// it grows), so an input of gigabytes with no delimiter takes gigabytes of
+// memory, as with glibc.
+func (b *Reader) Getdelim(line []byte, delim byte) ([]byte, error) {
+	for {
+		frag, err := b.ReadSlice(delim)
+		line = appendRecord(line, frag)
+		if err != ErrBufferFull {
+			return line, err
+		}
+	}
+}
+
+// Getline is Getdelim(line, '\n').
+func (b *Reader) Getline(line []byte) ([]byte, error) {
+	return b.Getdelim(line, '\n')
+}
+
+// appendRecord appends frag to line, growing it as glibc's getdelim grows
+// its buffer rather than by append's rule.
+func appendRecord(line, frag []byte) []byte {
+	need := len(line) + len(frag)
+	if need > cap(line) {
+		grown := make([]byte, len(line), max(need, 2*cap(line), getdelimMin))
+		copy(grown, line)
+		line = grown
+	}
+	return append(line, frag...)
+}

@@ -1,0 +1,246 @@
+package stream
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sync"
+	"syscall"
+)
+
+// The standard streams: stdin and stdout follow the policy (a terminal is
+// line buffered), stderr is unbuffered, and _STDBUF_I, _STDBUF_O and
+// _STDBUF_E apply as under coreutils' stdbuf. Nothing is allocated or
+// fstat()ed until a stream is first used. Unlike other Readers and
+// Writers, they are safe for use by several goroutines: each call holds
+// the stream's lock, and Lock holds it across many calls.
+var (
+	Stdin  = &LockedReader{r: NewReader(os.Stdin)}
+	Stdout = &LockedWriter{w: NewWriter(os.Stdout)}
+	Stderr = &LockedWriter{w: NewWriter(os.Stderr)}
+)
+
+// LockedReader is a Reader behind a mutex, as a C FILE is behind its lock.
+type LockedReader struct {
+	mu sync.Mutex
+	r  *Reader
+}
+
+// Lock locks the stream, as flockfile(3), and returns its Reader to use
+// until Unlock: a loop that reads many records pays for one lock, not one
+// a call.
+func (l *LockedReader) Lock() *Reader {
+	l.mu.Lock()
+	return l.r
+}
+
+// Unlock unlocks the stream, as funlockfile(3).
+func (l *LockedReader) Unlock() { l.mu.Unlock() }
+
+// Read is Reader.Read under the lock.
+func (l *LockedReader) Read(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.r.Read(p)
+}
+
+// ReadByte is Reader.ReadByte under the lock.
+func (l *LockedReader) ReadByte() (byte, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.r.ReadByte()
+}
+
+// ReadRune is Reader.ReadRune under the lock.
+func (l *LockedReader) ReadRune() (rune, int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.r.ReadRune()
+}
+
+// ReadString is Reader.ReadString under the lock.
+func (l *LockedReader) ReadString(delim byte) (string, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.r.ReadString(delim)
+}
+
+// ReadBytes is Reader.ReadBytes under the lock.
+func (l *LockedReader) ReadBytes(delim byte) ([]byte, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.r.ReadBytes(delim)
+}
+
+// Getdelim is Reader.Getdelim under the lock.
+func (l *LockedReader) Getdelim(line []byte, delim byte) ([]byte, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.r.Getdelim(line, delim)
+}
+
+// Getline is Reader.Getline under the lock.
+func (l *LockedReader) Getline(line []byte) ([]byte, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.r.Getline(line)
+}
+
+// WriteTo is Reader.WriteTo under the lock.
+func (l *LockedReader) WriteTo(w io.Writer) (int64, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.r.WriteTo(w)
+}
+
+// Sync is Reader.Sync under the lock.
+func (l *LockedReader) Sync() error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.r.Sync()
+}
+
+// Setvbuf is Reader.Setvbuf under the lock.
+func (l *LockedReader) Setvbuf(mode Mode, size int) error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.r.Setvbuf(mode, size)
+}
+
+// Info is Reader.Info under the lock.
+func (l *LockedReader) Info() Info {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.r.Info()
+}
+
+// LockedWriter is a Writer behind a mutex, as a C FILE is behind its lock.
+type LockedWriter struct {
+	mu sync.Mutex
+	w  *Writer
+}
+
+// Lock locks the stream, as flockfile(3), and returns its Writer to use
+// until Unlock.
+func (l *LockedWriter) Lock() *Writer {
+	l.mu.Lock()
+	return l.w
+}
+
+// Unlock unlocks the stream, as funlockfile(3).
+func (l *LockedWriter) Unlock() { l.mu.Unlock() }
+
+// Write is Writer.Write under the lock.
+func (l *LockedWriter) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.Write(p)
+}
+
+// WriteString is Writer.WriteString under the lock.
+func (l *LockedWriter) WriteString(s string) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.WriteString(s)
+}
+
+// WriteByte is Writer.WriteByte under the lock.
+func (l *LockedWriter) WriteByte(c byte) error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.WriteByte(c)
+}
+
+// WriteRune is Writer.WriteRune under the lock.
+func (l *LockedWriter) WriteRune(r rune) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.WriteRune(r)
+}
+
+// ReadFrom is Writer.ReadFrom under the lock.
+func (l *LockedWriter) ReadFrom(r io.Reader) (int64, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.ReadFrom(r)
+}
+
+// Flush is Writer.Flush under the lock.
+func (l *LockedWriter) Flush() error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.Flush()
+}
+
+// Setvbuf is Writer.Setvbuf under the lock.
+func (l *LockedWriter) Setvbuf(mode Mode, size int) error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.Setvbuf(mode, size)
+}
+
+// Info is Writer.Info under the lock.
+func (l *LockedWriter) Info() Info {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.Info()
+}
+
+// flushStdoutBeforeRead is glibc's rule that a line-buffered or
+// unbuffered input stream flushes stdout, if stdout is line buffered,
+// before it reads its descriptor: a prompt without a newline is shown
+// before the program waits. If Stdout is locked it is left alone rather
+// than waited for, since its holder may be the goroutine that is reading.
+func flushStdoutBeforeRead() {
+	if !Stdout.mu.TryLock() {
+		return
+	}
+	defer Stdout.mu.Unlock()
+	if w := Stdout.w; w.mode == LineBuffered && w.n > 0 {
+		w.Flush()
+	}
+}
+
+// Flush flushes Stdout and Stderr, Go's stand-in for the flush of every
+// stream glibc does at exit. It returns the first error. Other Writers are
+// not tracked: flush them yourself.
+func Flush() error {
+	errOut := Stdout.Flush()
+	errErr := Stderr.Flush()
+	return errors.Join(errOut, errErr)
+}
+
+// Exit flushes the standard streams and ends the program with the given
+// status, as a C program's exit does. If Stdout could not be written, now
+// or earlier, it reports that as gnulib's close_stdout does,
+//
+//	PROG: write error: No space left on device
+//
+// and exits with status 1 instead. PROG is the base name of os.Args[0].
+func Exit(code int) {
+	if err := Stdout.Flush(); err != nil {
+		Stderr.Flush()
+		fmt.Fprintf(os.Stderr, "%s: write error: %s\n", filepath.Base(os.Args[0]), ErrorText(err))
+		os.Exit(1)
+	}
+	Stderr.Flush()
+	os.Exit(code)
+}
+
+// ErrorText returns the text strerror(3) gives for the system error inside
+// err ("No space left on device"), or err's own text if it holds none.
+// GNU tools print this after their message.
+func ErrorText(err error) string {
+	var errno syscall.Errno
+	if !errors.As(err, &errno) {
+		return err.Error()
+	}
+	s := errno.Error()
+	if s == "" || s[0] < 'a' || s[0] > 'z' {
+		return s
+	}
+	// Go's texts are glibc's with the first letter in lower case.
+	return string(s[0]-'a'+'A') + s[1:]
+}

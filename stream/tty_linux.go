@@ -1,0 +1,10 @@
+package stream
+
+import "golang.org/x/sys/unix"
+
+// isTerminal reports whether fd is a terminal: TCGETS succeeds, as in
+// glibc's isatty.
+func isTerminal(fd int) bool {
+	_, err := unix.IoctlGetTermios(fd, unix.TCGETS)
+	return err == nil
+}
