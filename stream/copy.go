@@ -84,10 +84,9 @@ func (b *Reader) kernelCopyTo(w io.Writer, limit int64) (n int64, handled bool, 
 		return 0, false, nil
 	}
 	dst := w
-	if sw, ok := w.(*Writer); ok {
-		if sw.buf == nil {
-			sw.init()
-		}
+	sw, isWriter := w.(*Writer)
+	if isWriter {
+		sw.init()
 		if !isDescriptor(sw.wr) {
 			return 0, false, nil
 		}
@@ -99,7 +98,17 @@ func (b *Reader) kernelCopyTo(w io.Writer, limit int64) (n int64, handled bool, 
 	if !isDescriptor(dst) {
 		return 0, false, nil
 	}
-	return kernelCopy(dst, b.rd, limit, &b.s.calls)
+	// The reads are this Reader's calls, the writes those of the Writer
+	// (if w is one); each end counts the kernel calls.
+	var c counters
+	n, handled, err = kernelCopy(dst, b.rd, limit, &c)
+	b.s.calls.reads += c.reads
+	b.s.calls.kernel += c.kernel
+	if isWriter {
+		sw.s.calls.writes += c.writes
+		sw.s.calls.kernel += c.kernel
+	}
+	return n, handled, err
 }
 
 // ReadFrom implements io.ReaderFrom. When the Writer and r are both file
@@ -118,7 +127,11 @@ func (b *Writer) ReadFrom(r io.Reader) (n int64, err error) {
 		if err := b.Flush(); err != nil {
 			return 0, err
 		}
-		if m, handled, err := kernelCopy(b.wr, r, -1, &b.s.calls); handled {
+		var c counters
+		m, handled, err := kernelCopy(b.wr, r, -1, &c)
+		b.s.calls.writes += c.writes
+		b.s.calls.kernel += c.kernel
+		if handled {
 			if err != nil {
 				b.err = err
 			}

@@ -1,5 +1,7 @@
 package stream
 
+import "bytes"
+
 // getdelimMin is the size glibc's getdelim gives a line buffer that has
 // none: 120 bytes.
 const getdelimMin = 120
@@ -18,6 +20,13 @@ const getdelimMin = 120
 // it grows), so an input of gigabytes with no delimiter takes gigabytes of
 // memory, as with glibc.
 func (b *Reader) Getdelim(line []byte, delim byte) ([]byte, error) {
+	// The common case first: the whole record is in the buffer.
+	if i := bytes.IndexByte(b.buf[b.r:b.w], delim); i >= 0 {
+		record := b.buf[b.r : b.r+i+1]
+		b.r += i + 1
+		b.lastByte, b.lastRuneSize = int(delim), -1
+		return appendRecord(line, record), nil
+	}
 	for {
 		frag, err := b.ReadSlice(delim)
 		line = appendRecord(line, frag)

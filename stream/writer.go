@@ -217,6 +217,17 @@ func (b *Writer) writeDirect(p []byte) (nn int, err error) {
 // A line-buffered Writer then writes out everything through the last
 // newline of p; an unbuffered one hands p to the underlying writer at once.
 func (b *Writer) Write(p []byte) (nn int, err error) {
+	// The common case first, small enough to be inlined into the caller:
+	// a fully buffered write that fits.
+	if b.err == nil && b.mode == FullyBuffered && len(p) <= len(b.buf)-b.n {
+		b.n += copy(b.buf[b.n:], p)
+		return len(p), nil
+	}
+	return b.write(p)
+}
+
+// write is Write past its fast path.
+func (b *Writer) write(p []byte) (nn int, err error) {
 	if b.mode != FullyBuffered || b.buf == nil {
 		b.init()
 		switch b.mode {

@@ -1,0 +1,90 @@
+package stream
+
+import (
+	"io"
+	"math"
+)
+
+// Zero-copy.
+//
+// Writer.ReadFrom, Reader.WriteTo and Reader.CopyBytes first pass on the
+// bytes they hold in their buffers, then hand the rest of the copy to
+// kernelCopy. On Linux (zerocopy_linux.go) it moves the bytes inside the
+// kernel with copy_file_range, sendfile or splice; elsewhere
+// (zerocopy_other.go) it declines and the caller copies in user space.
+//
+// The rule that keeps every byte accounted for: kernelCopy declines
+// (handled false) only while no byte has been taken from the source, so the
+// caller's user-space copy starts exactly where the kernel copy would have.
+// Once a byte has moved, the kernel copy finishes the job or returns the
+// error that stopped it.
+//
+// Counting, for Info: every copy_file_range, sendfile and splice call adds
+// one to c.kernel, successful or not. A call that takes bytes from the
+// source also adds one to c.reads, and a call on the destination one to
+// c.writes, so a copy_file_range or sendfile call counts as a read and a
+// write; splicing through an intermediate pipe counts the call into the
+// pipe as a read and the calls out of it (and the one that first asks the
+// destination whether it takes spliced bytes) as writes. The rare Write
+// that hands on bytes left in the intermediate pipe after a failure counts
+// as a write only. c is one set of counters for both ends: the caller
+// credits the reads to the stream that reads and the writes to the one
+// that writes.
+
+// kernelSys is the seam between kernelCopy's loops and the kernel: the
+// calls that move bytes, and the one that makes the intermediate pipe. The
+// descriptors' offsets are always the ones the kernel keeps (nil offset
+// arguments), so a copy starts at the current offset and leaves it after
+// the last byte copied. Each call returns what the system call did: a byte
+// count, or an error (a syscall.Errno) with a count of zero or less.
+//
+// kernelCopy uses the real calls; tests pass their own kernelSys to make
+// the kernel refuse or fail at a chosen call.
+type kernelSys interface {
+	// copyFileRange moves up to n bytes from the file src to the file dst.
+	copyFileRange(dst, src, n int) (int, error)
+	// sendfile moves up to n bytes from the file src to dst.
+	sendfile(dst, src, n int) (int, error)
+	// splice moves up to n bytes from src to dst; one of them is a pipe.
+	splice(dst, src, n int) (int, error)
+	// pipe makes the intermediate pipe for splicing between two
+	// descriptors neither of which is a pipe: non-blocking, close-on-exec,
+	// and as large as the system lets it be.
+	pipe() (r, w int, err error)
+}
+
+// copySource is the reader a kernel copy takes bytes from: src with any
+// *io.LimitedReader wrappers taken off, and how many bytes it may take.
+type copySource struct {
+	r      io.Reader
+	limits []*io.LimitedReader // outermost first
+	remain int64
+}
+
+// newCopySource unwraps src for a copy of at most limit bytes (limit < 0:
+// until EOF), so that the kernel sees the descriptor under the
+// LimitedReaders and stops at the smallest of their limits.
+func newCopySource(src io.Reader, limit int64) copySource {
+	s := copySource{r: src, remain: math.MaxInt64}
+	if limit >= 0 {
+		s.remain = limit
+	}
+	for {
+		lr, ok := s.r.(*io.LimitedReader)
+		if !ok {
+			return s
+		}
+		s.limits = append(s.limits, lr)
+		s.remain = min(s.remain, lr.N)
+		s.r = lr.R
+	}
+}
+
+// took records that n bytes were taken from the underlying reader, keeping
+// each LimitedReader's N what it would be had they been read through it.
+func (s *copySource) took(n int64) {
+	s.remain -= n
+	for _, lr := range s.limits {
+		lr.N -= n
+	}
+}

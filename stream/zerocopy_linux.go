@@ -1,0 +1,482 @@
+//go:build linux
+
+package stream
+
+import (
+	"cmp"
+	"io"
+	"os"
+	"syscall"
+
+	"golang.org/x/sys/unix"
+)
+
+// kernelCopy moves up to limit bytes (limit < 0: until EOF) from src to dst
+// without copying them through user space. Callers have already drained the
+// reader's buffer and flushed the writer's. handled is false when nothing was
+// moved and the caller must copy in user space; once bytes moved, err is final.
+// src and dst are the underlying reader and writer (*os.File, *io.LimitedReader
+// around one, net conns, ...). c counts the calls made (c.kernel++ per syscall).
+//
+// Any src and dst that implement syscall.Conn qualify: offering its
+// descriptor is taken as a promise that the descriptor's bytes are the
+// value's bytes, as package net's splice and sendfile take it.
+func kernelCopy(dst io.Writer, src io.Reader, limit int64, c *counters) (written int64, handled bool, err error) {
+	return zeroCopy(linuxSys{}, dst, src, limit, c)
+}
+
+// linuxSys is the kernelSys that makes the system calls.
+type linuxSys struct{}
+
+func (linuxSys) copyFileRange(dst, src, n int) (int, error) {
+	return unix.CopyFileRange(src, nil, dst, nil, n, 0)
+}
+
+func (linuxSys) sendfile(dst, src, n int) (int, error) {
+	return unix.Sendfile(dst, src, nil, n)
+}
+
+func (linuxSys) splice(dst, src, n int) (int, error) {
+	// No SPLICE_F_NONBLOCK: whether a call may block is left to the
+	// descriptors' own O_NONBLOCK flags, as it is for read and write.
+	m, err := unix.Splice(src, nil, dst, nil, n, unix.SPLICE_F_MOVE)
+	return int(m), err
+}
+
+func (linuxSys) pipe() (r, w int, err error) {
+	var p [2]int
+	// Non-blocking, so that a splice into a full pipe or out of an empty
+	// one fails with EAGAIN instead of waiting for a transfer that only
+	// this goroutine could make.
+	if err := unix.Pipe2(p[:], unix.O_NONBLOCK|unix.O_CLOEXEC); err != nil {
+		return -1, -1, err
+	}
+	// A bigger pipe means fewer splice calls. The call fails past
+	// /proc/sys/fs/pipe-max-size for an unprivileged process; the default
+	// 64 KiB pipe then still works.
+	unix.FcntlInt(uintptr(p[0]), unix.F_SETPIPE_SZ, pipeSize)
+	return p[0], p[1], nil
+}
+
+const (
+	// pipeSize is the size asked for the intermediate pipe: the default
+	// /proc/sys/fs/pipe-max-size, as Go's own splice uses.
+	pipeSize = 1 << 20
+
+	// maxRound is the most bytes one call is asked to move: the kernel's
+	// MAX_RW_COUNT (INT_MAX rounded down to a page), which it would clamp
+	// a larger count to anyway.
+	maxRound = 0x7ffff000
+)
+
+// zeroCopy is kernelCopy with the system calls made through sys.
+func zeroCopy(sys kernelSys, dst io.Writer, src io.Reader, limit int64, c *counters) (written int64, handled bool, err error) {
+	s := newCopySource(src, limit)
+	if s.remain <= 0 {
+		return 0, true, nil
+	}
+	in, ok := describe(s.r)
+	if !ok {
+		return 0, false, nil
+	}
+	out, ok := describe(dst)
+	if !ok || !compatible(&in, &out) {
+		return 0, false, nil
+	}
+	t := &transfer{sys: sys, c: c, src: &s, dst: dst, in: &in, out: &out}
+	switch {
+	case in.kind == kindRegular && out.kind == kindRegular:
+		// copy_file_range can share extents or copy on the server; where
+		// it cannot (another file system type, an older kernel), sendfile
+		// still saves the trip through user space.
+		t.direct("copy_file_range", sys.copyFileRange)
+		if t.declined {
+			t.declined = false
+			t.direct("sendfile", sys.sendfile)
+		}
+	case in.kind == kindRegular:
+		t.direct("sendfile", sys.sendfile)
+	case in.kind == kindPipe || out.kind == kindPipe:
+		t.direct("splice", sys.splice)
+	default:
+		t.throughPipe()
+	}
+	if t.declined {
+		return 0, false, nil
+	}
+	return t.written, true, t.err
+}
+
+// endKind is what kind of file a descriptor is, as far as choosing a
+// system call goes.
+type endKind int
+
+const (
+	kindOther   endKind = iota // a device or anything else: splice, through a pipe if need be
+	kindRegular                // copy_file_range, sendfile
+	kindPipe                   // splice
+	kindSocket                 // a stream socket: splice, or sendfile into it
+)
+
+// copyEnd is one end of a kernel copy.
+type copyEnd struct {
+	rc   syscall.RawConn
+	kind endKind
+	// nonblock says the descriptor has O_NONBLOCK set. Go sets it on the
+	// descriptors its poller waits for and leaves the others blocking, so
+	// it tells which way to wait when a call on this end would block.
+	nonblock   bool
+	appendMode bool // O_APPEND: no call but write(2) writes at the end
+	direct     bool // O_DIRECT: buffers must be aligned as only the caller knows
+	dev, ino   uint64
+}
+
+// describe finds the descriptor behind x and what kind of file it is;
+// ok is false if x has none, or one that no kernel copy can use.
+func describe(x any) (e copyEnd, ok bool) {
+	sc, ok := x.(syscall.Conn)
+	if !ok {
+		return copyEnd{}, false
+	}
+	rc, err := sc.SyscallConn()
+	if err != nil {
+		return copyEnd{}, false
+	}
+	e.rc = rc
+	ok = false
+	cerr := rc.Control(func(fd uintptr) {
+		var st unix.Stat_t
+		if unix.Fstat(int(fd), &st) != nil {
+			return
+		}
+		flags, err := unix.FcntlInt(fd, unix.F_GETFL, 0)
+		if err != nil {
+			return
+		}
+		e.nonblock = flags&unix.O_NONBLOCK != 0
+		e.appendMode = flags&unix.O_APPEND != 0
+		e.direct = flags&unix.O_DIRECT != 0
+		e.dev, e.ino = st.Dev, st.Ino
+		switch st.Mode & unix.S_IFMT {
+		case unix.S_IFREG:
+			e.kind = kindRegular
+		case unix.S_IFIFO:
+			e.kind = kindPipe
+		case unix.S_IFSOCK:
+			// A datagram would be cut wherever a call happens to end.
+			typ, err := unix.GetsockoptInt(int(fd), unix.SOL_SOCKET, unix.SO_TYPE)
+			if err != nil || typ != unix.SOCK_STREAM {
+				return
+			}
+			e.kind = kindSocket
+		case unix.S_IFDIR:
+			return
+		default:
+			e.kind = kindOther
+		}
+		ok = true
+	})
+	return e, ok && cerr == nil
+}
+
+// compatible reports whether a kernel copy from in to out is worth trying.
+func compatible(in, out *copyEnd) bool {
+	switch {
+	case out.appendMode:
+		// copy_file_range, sendfile and splice all refuse an O_APPEND
+		// destination (EBADF or EINVAL).
+		return false
+	case in.direct || out.direct:
+		// O_DIRECT wants aligned offsets and lengths; the caller's buffer
+		// may have been sized for it, the kernel's pieces are not.
+		return false
+	case in.kind == kindRegular && out.kind == kindRegular && in.dev == out.dev && in.ino == out.ino:
+		// A file copied into itself: copy_file_range refuses, and sendfile
+		// would read the bytes it has just written, on and on.
+		return false
+	}
+	return true
+}
+
+// next is what a copy loop does after a call.
+type next int
+
+const (
+	stop    next = iota // the copy is over: done, failed or declined
+	waitSrc             // wait until the source is readable, then go on
+	waitDst             // wait until the destination is writable, then go on
+	again               // go on at once
+)
+
+// transfer is one kernel copy in progress.
+type transfer struct {
+	sys     kernelSys
+	c       *counters
+	src     *copySource
+	dst     io.Writer
+	in, out *copyEnd
+
+	taken    int64 // bytes taken from the source
+	written  int64 // bytes handed to the destination; less than taken only while some sit in the intermediate pipe
+	declined bool  // the kernel refused before any byte was taken: the caller copies
+	err      error
+}
+
+// count records one call: whether it took from the source and whether it
+// handed to the destination.
+func (t *transfer) count(read, write bool) {
+	if t.c == nil {
+		return
+	}
+	t.c.kernel++
+	if read {
+		t.c.reads++
+	}
+	if write {
+		t.c.writes++
+	}
+}
+
+// fail ends the transfer after call name failed with err. Before any byte
+// was taken, a refusal (the kernel cannot copy between these descriptors)
+// leaves the copy to the caller; anything else is the copy's error.
+func (t *transfer) fail(name string, err error) {
+	if t.taken == 0 && refusal(name, err) {
+		t.declined = true
+		return
+	}
+	t.err = os.NewSyscallError(name, err)
+}
+
+// refusal reports whether err from call name means that the kernel cannot
+// do this copy at all, so that it has not touched either descriptor.
+func refusal(name string, err error) bool {
+	switch err {
+	case unix.EINVAL, // a descriptor whose file cannot do it; O_APPEND
+		unix.ENOSYS,     // a kernel without the call
+		unix.EXDEV,      // copy_file_range across file systems before Linux 5.19
+		unix.EOPNOTSUPP, // a file system without it (NFS)
+		unix.EBADF,      // copy_file_range into O_APPEND; a descriptor not open for it
+		unix.EPERM:      // seccomp filters in containers
+		return true
+	case unix.EIO:
+		// copy_file_range on CIFS (Go issue 42334).
+		return name == "copy_file_range"
+	}
+	return false
+}
+
+// outcome sorts out a call from infd to outfd that returned n and err. It
+// returns again with the bytes moved, none if the call was interrupted or
+// both ends are ready by now; otherwise the end to wait for, or stop: at the
+// end of the source, on an error, or declined.
+func (t *transfer) outcome(name string, n int, err error, infd, outfd int) (int, next) {
+	switch {
+	case err == nil && n > 0:
+		return n, again
+	case err == nil:
+		// The end of the source; or, on a first call, maybe a file system
+		// that cannot (copy_file_range from procfs before Linux 5.19 says
+		// 0). Declining lets the caller's read find out which.
+		t.declined = t.taken == 0
+		return 0, stop
+	case err == unix.EINTR:
+		return 0, again
+	case err == unix.EAGAIN:
+		return 0, blockedOn(infd, outfd)
+	}
+	t.fail(name, err)
+	return 0, stop
+}
+
+// take records that n bytes were taken from the source.
+func (t *transfer) take(n int) {
+	t.src.took(int64(n))
+	t.taken += int64(n)
+}
+
+// direct copies with one system call per round straight from the source's
+// descriptor to the destination's.
+func (t *transfer) direct(name string, call func(dst, src, n int) (int, error)) {
+	t.run(func(sfd, dfd int) next {
+		for t.src.remain > 0 {
+			n, err := call(dfd, sfd, int(min(t.src.remain, maxRound)))
+			t.count(true, true)
+			n, nx := t.outcome(name, n, err, sfd, dfd)
+			if nx != again {
+				return nx
+			}
+			t.take(n)
+			t.written += int64(n)
+		}
+		return stop
+	})
+}
+
+// throughPipe copies with splice through an intermediate pipe, for two
+// descriptors neither of which is a pipe.
+func (t *transfer) throughPipe() {
+	pr, pw, err := t.sys.pipe()
+	if err != nil {
+		t.declined = true
+		return
+	}
+	defer unix.Close(pr)
+	defer unix.Close(pw)
+	probed := false
+	inPipe := 0 // bytes taken from the source and not yet handed on
+	t.run(func(sfd, dfd int) next {
+		for !probed {
+			// Splicing out of the empty pipe asks the destination whether
+			// it takes spliced bytes at all (EAGAIN: it does) before a
+			// byte is taken from the source.
+			_, err := t.sys.splice(dfd, pr, 1)
+			t.count(false, true)
+			switch err {
+			case unix.EINTR:
+			case unix.EAGAIN, nil:
+				// nil: nothing can have moved out of an empty pipe.
+				probed = true
+			default:
+				t.fail("splice", err)
+				return stop
+			}
+		}
+		for inPipe > 0 || t.src.remain > 0 {
+			if inPipe == 0 {
+				n, err := t.sys.splice(pw, sfd, int(min(t.src.remain, maxRound)))
+				t.count(true, false)
+				n, nx := t.outcome("splice", n, err, sfd, pw)
+				if nx != again {
+					return nx
+				}
+				t.take(n)
+				inPipe = n
+				continue
+			}
+			n, err := t.sys.splice(dfd, pr, inPipe)
+			t.count(false, true)
+			n, nx := t.outcome("splice", n, err, pr, dfd)
+			if nx != again {
+				return nx
+			}
+			inPipe -= n
+			t.written += int64(n)
+		}
+		return stop
+	})
+	if inPipe > 0 {
+		t.rescue(pr, inPipe)
+	}
+}
+
+// run calls step with the descriptors of both ends, holding the source's
+// read lock and the destination's write lock as a Read and a Write on them
+// would, until step says stop. When step would block on a descriptor in
+// Go's poller, run lets the poller wait for it (so deadlines apply); a
+// blocking descriptor is waited for in poll(2), as long as a read or write
+// on it would have blocked.
+func (t *transfer) run(step func(sfd, dfd int) next) {
+	var blocked next
+	var werr, perr error
+	rerr := t.in.rc.Read(func(sfd uintptr) bool {
+		werr = t.out.rc.Write(func(dfd uintptr) bool {
+			for {
+				blocked = step(int(sfd), int(dfd))
+				switch {
+				case blocked == stop:
+					return true
+				case blocked == again:
+					continue
+				case blocked == waitSrc && t.in.nonblock:
+					return true // and the Read callback returns false
+				case blocked == waitDst && t.out.nonblock:
+					return false
+				}
+				fd, events := int(sfd), int16(unix.POLLIN)
+				if blocked == waitDst {
+					fd, events = int(dfd), unix.POLLOUT
+				}
+				if perr = waitBlocking(fd, events); perr != nil {
+					return true
+				}
+			}
+		})
+		return werr != nil || perr != nil || blocked != waitSrc
+	})
+	if err := cmp.Or(perr, werr, rerr); err != nil && t.err == nil && !t.declined {
+		// Waiting failed: a deadline passed, the file was closed. Before
+		// any byte moved, the caller's own Read or Write meets the same
+		// condition and reports it as it always does.
+		if t.taken == 0 {
+			t.declined = true
+		} else {
+			t.err = err
+		}
+	}
+}
+
+// blockedOn tells which end a call from infd to outfd that failed with
+// EAGAIN waits for. Either could be the one, a splice between two pipes
+// or a pipe and a socket fails whichever of them is not ready, so ask
+// poll(2); again means both are ready by now.
+func blockedOn(infd, outfd int) next {
+	fds := []unix.PollFd{
+		{Fd: int32(infd), Events: unix.POLLIN},
+		{Fd: int32(outfd), Events: unix.POLLOUT},
+	}
+	for {
+		_, err := unix.Poll(fds, 0)
+		if err != unix.EINTR {
+			break
+		}
+	}
+	switch {
+	case fds[0].Revents == 0:
+		return waitSrc
+	case fds[1].Revents == 0:
+		return waitDst
+	}
+	return again
+}
+
+// waitBlocking waits in poll(2) until fd is ready for events, or hung up or
+// failed, which the next call reports.
+func waitBlocking(fd int, events int16) error {
+	fds := []unix.PollFd{{Fd: int32(fd), Events: events}}
+	for {
+		_, err := unix.Poll(fds, -1)
+		if err == nil && fds[0].Revents != 0 {
+			return nil
+		}
+		if err != nil && err != unix.EINTR {
+			return os.NewSyscallError("poll", err)
+		}
+	}
+}
+
+// rescue hands on the n bytes left in the intermediate pipe after the
+// splice out of it failed, with the destination's Write, so that bytes
+// taken from the source reach the destination whenever it still takes
+// them.
+func (t *transfer) rescue(pr, n int) {
+	buf := make([]byte, min(n, 64<<10))
+	for n > 0 {
+		m, err := unix.Read(pr, buf[:min(n, len(buf))])
+		if err == unix.EINTR {
+			continue
+		}
+		if err != nil || m <= 0 {
+			return
+		}
+		n -= m
+		w, err := t.dst.Write(buf[:m])
+		if t.c != nil {
+			t.c.writes++
+		}
+		t.written += int64(w)
+		if err != nil {
+			return
+		}
+	}
+}
