@@ -29,6 +29,9 @@ var (
 	// ErrInvalidSize is returned by Setvbuf for a negative size, and by
 	// ParsePolicy for a size that is zero, negative or too large.
 	ErrInvalidSize = errors.New("stream: invalid buffer size")
+	// ErrInvalidPolicy is returned by SetPolicy for a Policy that is
+	// neither a named policy nor a positive size.
+	ErrInvalidPolicy = errors.New("stream: invalid policy")
 )
 
 var (

@@ -298,3 +298,50 @@ func defaultPolicy() Policy {
 	}
 	return p
 }
+
+// SetPolicy sets the policy that decides the Reader's mode and size over a
+// file descriptor, as NewReaderPolicy does. Before the first read it only
+// records p; after it the decision is made again and the buffer resized,
+// keeping every unread byte. A Setvbuf setting still wins. An invalid
+// policy returns an error wrapping ErrInvalidPolicy and changes nothing.
+func (b *Reader) SetPolicy(p Policy) error {
+	if !p.valid() {
+		return fmt.Errorf("%w: %v", ErrInvalidPolicy, p)
+	}
+	b.s.policy = p
+	if b.s.decided {
+		b.s.decide(b.rd, reading)
+		b.mode = b.s.info.Mode
+		if b.buf != nil {
+			b.resize(b.bufSize())
+		}
+	}
+	return nil
+}
+
+// SetPolicy sets the policy that decides the Writer's mode and size over a
+// file descriptor, as NewWriterPolicy does. Before the first write it only
+// records p; after it the buffer is flushed (on failure the error is
+// returned and nothing changes) and the decision made again. A Setvbuf
+// setting still wins. An invalid policy returns an error wrapping
+// ErrInvalidPolicy and changes nothing.
+func (b *Writer) SetPolicy(p Policy) error {
+	if !p.valid() {
+		return fmt.Errorf("%w: %v", ErrInvalidPolicy, p)
+	}
+	if !b.s.decided {
+		b.s.policy = p
+		return nil
+	}
+	if err := b.Flush(); err != nil {
+		return err
+	}
+	b.s.policy = p
+	b.s.decide(b.wr, writing)
+	b.mode = b.s.info.Mode
+	if b.buf != nil && len(b.buf) != b.s.info.Size {
+		b.buf = nil
+		b.init()
+	}
+	return nil
+}

@@ -109,6 +109,13 @@ func (l *LockedReader) Setvbuf(mode Mode, size int) error {
 	return l.r.Setvbuf(mode, size)
 }
 
+// SetPolicy is Reader.SetPolicy under the lock.
+func (l *LockedReader) SetPolicy(p Policy) error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.r.SetPolicy(p)
+}
+
 // Info is Reader.Info under the lock.
 func (l *LockedReader) Info() Info {
 	l.mu.Lock()
@@ -179,6 +186,13 @@ func (l *LockedWriter) Setvbuf(mode Mode, size int) error {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	return l.w.Setvbuf(mode, size)
+}
+
+// SetPolicy is Writer.SetPolicy under the lock.
+func (l *LockedWriter) SetPolicy(p Policy) error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.SetPolicy(p)
 }
 
 // Info is Writer.Info under the lock.
