@@ -224,6 +224,9 @@ func (b *Reader) CopyBytes(w io.Writer, n int64) (written int64, err error) {
 		}
 		b.r += m
 		written += int64(m)
+		if m == 0 && err == nil {
+			err = io.ErrShortWrite // else a writer of (0, nil) is called forever
+		}
 		if err != nil {
 			return written, err
 		}
@@ -257,10 +260,11 @@ func (b *Reader) CopyRecords(w io.Writer, delim byte, n int64) (written, records
 	for records < n {
 		if b.r == b.w {
 			if b.err != nil {
-				if open {
+				err := b.eofIsEnd()
+				if open && err == nil {
 					records++ // the final record, without its delimiter
 				}
-				return written, records, b.eofIsEnd()
+				return written, records, err
 			}
 			b.fill()
 			continue
@@ -273,8 +277,15 @@ func (b *Reader) CopyRecords(w io.Writer, delim byte, n int64) (written, records
 		}
 		b.r += m
 		written += int64(m)
+		if m == 0 && err == nil {
+			err = io.ErrShortWrite // else a writer of (0, nil) is called forever
+		}
 		if err != nil {
 			return written, records + int64(bytes.Count(chunk[:m], []byte{delim})), err
+		}
+		if m < end {
+			// A short write: count what went out; the rest goes next.
+			end, found = m, int64(bytes.Count(chunk[:m], []byte{delim}))
 		}
 		records += found
 		open = chunk[end-1] != delim

@@ -45,15 +45,18 @@ func statDescriptor(u any) (fd int, st *fileStat, isFD bool) {
 	if !ok {
 		return -1, nil, false
 	}
-	fd = -1
-	err := control(func(d uintptr) {
-		fd = int(d)
-		st = fstat(d)
+	// Locals, not the results: the closure moves what it captures to the
+	// heap where it is declared, and results are declared on entry, so
+	// every stream that is not a descriptor paid two allocations.
+	d, s := -1, (*fileStat)(nil)
+	err := control(func(fd uintptr) {
+		d = int(fd)
+		s = fstat(fd)
 	})
 	if err != nil {
 		return -1, nil, true
 	}
-	return fd, st, true
+	return d, s, true
 }
 
 // isDescriptor reports whether u is a stream over a file descriptor,

@@ -20,19 +20,26 @@ const getdelimMin = 120
 // it grows), so an input of gigabytes with no delimiter takes gigabytes of
 // memory, as with glibc.
 func (b *Reader) Getdelim(line []byte, delim byte) ([]byte, error) {
-	// The common case first: the whole record is in the buffer.
-	if i := bytes.IndexByte(b.buf[b.r:b.w], delim); i >= 0 {
-		record := b.buf[b.r : b.r+i+1]
-		b.r += i + 1
-		b.lastByte, b.lastRuneSize = int(delim), -1
-		return appendRecord(line, record), nil
-	}
 	for {
-		frag, err := b.ReadSlice(delim)
-		line = appendRecord(line, frag)
-		if err != ErrBufferFull {
-			return line, err
+		if i := bytes.IndexByte(b.buf[b.r:b.w], delim); i >= 0 {
+			line = appendRecord(line, b.buf[b.r:b.r+i+1])
+			b.r += i + 1
+			b.lastByte, b.lastRuneSize = int(delim), -1
+			return line, nil
 		}
+		// No delimiter: take everything buffered and refill the empty
+		// buffer, as glibc's getdelim does. Unlike ReadSlice this neither
+		// slides a partial record to the front nor reads into what is
+		// left behind it, so every read asks for a whole buffer.
+		if b.r < b.w {
+			line = appendRecord(line, b.buf[b.r:b.w])
+			b.lastByte, b.lastRuneSize = int(b.buf[b.w-1]), -1
+			b.r = b.w
+		}
+		if b.err != nil {
+			return line, b.readErr()
+		}
+		b.fill()
 	}
 }
 

@@ -120,10 +120,12 @@ func (b *Writer) Reset(w io.Writer) {
 	old := b.buf
 	*b = Writer{wr: w, s: s}
 	if !isDescriptor(w) {
-		b.init()
-		if len(old) == len(b.buf) {
-			b.buf = old
+		b.s.decide(w, writing)
+		b.mode = b.s.info.Mode
+		if b.mode != Unbuffered && len(old) == b.s.info.Size {
+			b.buf = old // reused: init allocates only when there is none
 		}
+		b.init()
 	}
 }
 

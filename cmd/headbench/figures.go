@@ -1,0 +1,139 @@
+//go:build linux
+
+package main
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// The kinds of figure.
+const (
+	kindPolicy = "policy" // getdelim --loop under a named policy
+	kindSweep  = "sweep"  // getdelim --loop with a fixed buffer size
+	kindPeer   = "peer"   // a program a user would pick instead
+)
+
+// figure is one command to time on every target.
+type figure struct {
+	Kind string
+	// Key is the figure's part of the benchmark name: policy=blksize,
+	// policy=65536 or peer=head.
+	Key   string
+	Title string
+	// Size is the buffer size of a sweep figure.
+	Size int64
+	// getdelim figures count their calls with --stats, peers with strace.
+	getdelim bool
+	// stdin says whether the input is the command's standard input; cat
+	// takes it as an argument, as in `cat input > /dev/null`.
+	stdin bool
+	// args returns the command line for n lines of input.
+	args func(n int64, input string) []string
+}
+
+// shell returns the command as a user would type it, with the input named
+// "input".
+func (f *figure) shell(n int64) string {
+	argv := f.args(n, "input")
+	argv[0] = shortName(argv[0])
+	s := strings.Join(argv, " ")
+	if f.stdin {
+		s += " < input"
+	}
+	return s + " > /dev/null"
+}
+
+func shortName(path string) string {
+	if i := strings.LastIndexByte(path, '/'); i >= 0 {
+		return path[i+1:]
+	}
+	return path
+}
+
+// planFigures returns the figures o asks for that t can run, and a note for
+// each that t cannot.
+func planFigures(o *options, t *tools) (figs []*figure, notes []string) {
+	if t.getdelim == "" {
+		notes = append(notes, "getdelim: left out, with every policy and sweep figure: "+t.missing["getdelim"])
+	} else {
+		for _, p := range o.policies {
+			figs = append(figs, getdelimFigure(kindPolicy, p, 0, t.getdelim))
+		}
+		for _, size := range o.sweep {
+			figs = append(figs, getdelimFigure(kindSweep, strconv.FormatInt(size, 10), size, t.getdelim))
+		}
+	}
+	for _, name := range o.peers {
+		f, why := peerFigure(name, t)
+		if f == nil {
+			notes = append(notes, fmt.Sprintf("peer %s: left out: %s", name, why))
+			continue
+		}
+		figs = append(figs, f)
+	}
+	return figs, notes
+}
+
+func getdelimFigure(kind, policy string, size int64, bin string) *figure {
+	title := "getdelim --loop, policy " + policy
+	if kind == kindSweep {
+		title = "getdelim --loop, " + sizeName(size) + " both streams"
+	}
+	return &figure{
+		Kind: kind, Key: "policy=" + policy, Title: title, Size: size,
+		getdelim: true, stdin: true,
+		args: func(n int64, _ string) []string {
+			return []string{bin, "--loop", "--policy", policy, "-n", strconv.FormatInt(n, 10)}
+		},
+	}
+}
+
+// peerFigure returns the figure of the peer name, or nil and why it is
+// missing.
+func peerFigure(name string, t *tools) (*figure, string) {
+	bins := map[string]string{"getdelim": t.getdelim, "cloop": t.cloop, "bufioloop": t.bufioloop, "head": t.head, "cat": t.cat}
+	for _, p := range []struct {
+		name, tool, title string
+		extra             []string
+	}{
+		{"head", "head", "GNU head", nil},
+		{"c-default", "cloop", "C getdelim/fwrite loop, glibc default", []string{"-i", "default", "-o", "default"}},
+		{"c-rule", "cloop", "C getdelim/fwrite loop, min(st_blksize, 128K)", []string{"-i", "rule", "-o", "rule"}},
+		{"go-bufio", "bufioloop", "Go bufio ReadSlice/Write loop, 4K (default)", nil},
+		{"getdelim-fast", "getdelim", "getdelim default path (no --loop)", nil},
+		{"cat", "cat", "cat: the floor", nil},
+	} {
+		if p.name != name {
+			continue
+		}
+		bin := bins[p.tool]
+		if bin == "" {
+			return nil, t.missing[p.tool]
+		}
+		f := &figure{Kind: kindPeer, Key: "peer=" + name, Title: p.title, getdelim: p.tool == "getdelim"}
+		if name == "cat" {
+			// `cat input > /dev/null`: cat opens the file itself.
+			f.args = func(_ int64, input string) []string { return []string{bin, input} }
+			return f, ""
+		}
+		f.stdin = true
+		f.args = func(n int64, _ string) []string {
+			return append(append([]string{bin}, p.extra...), "-n", strconv.FormatInt(n, 10))
+		}
+		return f, ""
+	}
+	return nil, "unknown peer"
+}
+
+// sizeName writes a byte count the short way: 1K, 128K, 1M, or bytes.
+func sizeName(n int64) string {
+	switch {
+	case n >= 1<<20 && n%(1<<20) == 0:
+		return fmt.Sprintf("%dM", n>>20)
+	case n >= 1<<10 && n%(1<<10) == 0:
+		return fmt.Sprintf("%dK", n>>10)
+	}
+	return strconv.FormatInt(n, 10)
+}

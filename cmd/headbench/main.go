@@ -1,0 +1,61 @@
+//go:build linux
+
+// Command headbench measures what the buffer size does to a
+// getdelim/fwrite loop: the benchmark of the glibc patch proposal that the
+// project grew from (seed 002), `head -n 290955` over a 230 MB file.
+//
+// It times `getdelim --loop -n N < input > /dev/null` under each buffering
+// policy of package stream and a sweep of fixed sizes, beside the programs
+// a user would pick instead (GNU head, the same loop in C on glibc, Go's
+// bufio, cat), on file systems that report st_blksize 4 KiB, 128 KiB and
+// 1 MiB, and writes the tables, every run, benchstat input and charts.
+//
+// Usage:
+//
+//	go run ./cmd/headbench [--quick] [--runs N] [--out DIR] [--input FILE]
+//	    [--fs LIST | --no-mount] [--policies LIST] [--sweep LIST] [--peers LIST]
+//
+// Run `go run ./cmd/headbench --help` for every flag. It runs on Linux only:
+// it needs /proc, loop devices and Linux's file system types.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"syscall"
+)
+
+func main() {
+	ctx, cancel := context.WithCancelCause(context.Background())
+	sigs := make(chan os.Signal, 1)
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+	go func() {
+		sig := <-sigs
+		cancel(interrupted{sig})
+	}()
+	code := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
+	cancel(nil)
+	os.Exit(code)
+}
+
+// run runs headbench with args and returns the exit status: 0 when every
+// figure was taken, 1 when something failed, 2 for a bad command line,
+// 128+signal when interrupted.
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	o, err := parseFlags(args)
+	switch {
+	case errors.Is(err, flag.ErrHelp):
+		fmt.Fprint(stdout, usageText)
+		return 0
+	case err != nil:
+		fmt.Fprintf(stderr, "headbench: %v\nRun 'headbench --help' for the flags.\n", err)
+		return 2
+	}
+	s := &session{o: o, out: stdout, log: stderr, prog: newProgress(stderr)}
+	return s.main(ctx)
+}

@@ -1,0 +1,256 @@
+//go:build linux
+
+package main
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+	"time"
+)
+
+// writeMarkdown writes results.md: the setting, a summary across file
+// systems, a table per file system, the sweep, and the notes.
+func (r *results) writeMarkdown(w io.Writer) error {
+	bw := bufio.NewWriter(w)
+	p := func(format string, args ...any) { fmt.Fprintf(bw, format, args...) }
+
+	p("# headbench: `getdelim --loop -n %d < input > /dev/null`\n\n", r.Input.Lines)
+	r.writeSetting(bw)
+
+	p("\n## File systems\n\n")
+	p("| fs | what | st_blksize of the input |\n|---|---|---|\n")
+	for _, t := range r.Targets {
+		what := t.FSType
+		if t.Mount != "" {
+			what += ": " + t.Mount
+		}
+		p("| %s | %s | %d |\n", t.Name, mdEscape(what), t.Blksize)
+	}
+	p("\nThe output is %s (st_blksize %d) for every figure.\n", r.Output, r.OutputBlksize)
+
+	p("\n## Summary: median wall time (speed against bufsiz on the same fs)\n\n")
+	r.writeSummary(bw)
+
+	for _, t := range r.Targets {
+		p("\n## fs=%s: %s\n\n", t.Name, mdEscape(t.describe()))
+		r.writeTargetTable(bw, t.Name)
+	}
+
+	if r.hasKind(kindSweep) {
+		p("\n## Sweep: `getdelim --loop --policy BYTES`, the same size for both streams\n\n")
+		p("Median MB/s, and the median wall time.\n\n")
+		r.writeSweepTable(bw)
+	}
+
+	p("\n## Commands\n\n| figure | command |\n|---|---|\n")
+	seen := map[string]bool{}
+	for _, f := range r.Figures {
+		if !seen[f.Key] {
+			seen[f.Key] = true
+			p("| %s | `%s` |\n", f.Key, f.Command)
+		}
+	}
+	if len(r.Notes) > 0 {
+		p("\n## Notes\n\n")
+		for _, n := range r.Notes {
+			p("- %s\n", mdEscape(n))
+		}
+	}
+	return bw.Flush()
+}
+
+// writeSetting writes the date, machine, software, input and method.
+func (r *results) writeSetting(w io.Writer) {
+	m := r.Machine
+	fmt.Fprintf(w, "- Date: %s; the run took %s\n", r.Date.UTC().Format("2006-01-02 15:04 MST"), r.Duration.Round(time.Second))
+	fmt.Fprintf(w, "- Machine: %d CPUs (%s), %s memory, %s, %s\n", m.CPUs, orUnknown(m.CPUModel), bytesName(m.MemBytes), orUnknown(m.Kernel), m.Arch)
+	fmt.Fprintf(w, "- Load average (1 min): %.2f before, %.2f after", m.LoadBefore, m.LoadAfter)
+	if max(m.LoadBefore, m.LoadAfter) > 0.5*float64(m.CPUs) {
+		fmt.Fprintf(w, ": the machine was busy with other work, so the figures are noisy")
+	}
+	fmt.Fprintf(w, "\n- Software: %s, %s, %s\n", m.Go, orUnknown(m.Libc), orUnknown(m.Coreutils))
+	src := "given with --input"
+	if r.Input.Generated {
+		src = fmt.Sprintf("generated, seed %d", r.Input.Seed)
+	}
+	fmt.Fprintf(w, "- Input: `%s`, %d bytes, %d lines (%s)\n", r.Input.Path, r.Input.Bytes, r.Input.Lines, src)
+	fmt.Fprintf(w, "- Method: %d timed runs of each figure, interleaved (each round runs every figure once), "+
+		"after one untimed run that counts the calls and warms up; the input is read once first, so it is in the page cache. "+
+		"Wall time is from fork to exit. Median of the runs; spread is %s; MB/s is input bytes / median (MB = 10^6 B); "+
+		"\"x bufsiz\" is the bufsiz figure's median over this one's, on the same fs (above 1 is faster). "+
+		"Reads and writes are from `getdelim --stats`, or for the peers from `strace -c -f` (process start-up included); "+
+		"buffer sizes in/out are what getdelim's streams chose. "+
+		"Max RSS is the child's peak as Linux reports it, which counts what headbench had resident when it started the child "+
+		"(%s for `true`, the floor): an upper bound; \"≤ floor\" means the child's own peak was no higher.\n", r.RunsPerFigure, r.Spread, bytesName(r.RSSFloor))
+}
+
+// writeSummary writes one row per policy and peer and one column per fs.
+func (r *results) writeSummary(w io.Writer) {
+	fmt.Fprintf(w, "| figure |")
+	for _, t := range r.Targets {
+		fmt.Fprintf(w, " %s (st_blksize %d) |", t.Name, t.Blksize)
+	}
+	fmt.Fprintf(w, "\n|---|%s\n", strings.Repeat("---|", len(r.Targets)))
+	cell := map[[2]string]figureStats{}
+	var keys []string
+	titles := map[string]string{}
+	for _, f := range r.Figures {
+		if f.Kind == kindSweep {
+			continue
+		}
+		if _, ok := titles[f.Key]; !ok {
+			keys = append(keys, f.Key)
+			titles[f.Key] = f.Title
+		}
+		cell[[2]string{f.Key, f.Target}] = f
+	}
+	for _, k := range keys {
+		fmt.Fprintf(w, "| %s |", titles[k])
+		for _, t := range r.Targets {
+			f, ok := cell[[2]string{k, t.Name}]
+			switch {
+			case !ok || f.Wall == nil:
+				fmt.Fprintf(w, " – |")
+			case f.Speedup != nil:
+				fmt.Fprintf(w, " %s (%.2fx) |", msName(f.Wall.Median), *f.Speedup)
+			default:
+				fmt.Fprintf(w, " %s |", msName(f.Wall.Median))
+			}
+		}
+		fmt.Fprintln(w)
+	}
+}
+
+// writeTargetTable writes every policy and peer figure on one target.
+func (r *results) writeTargetTable(w io.Writer, name string) {
+	fmt.Fprintf(w, "| figure | median | spread (min–max) | MB/s | x bufsiz | buffers in/out | reads | writes | user | sys | max RSS |\n")
+	fmt.Fprintf(w, "|---|---|---|---|---|---|---|---|---|---|---|\n")
+	for _, f := range r.figuresOn(name, kindPolicy, kindPeer) {
+		fmt.Fprintf(w, "| %s |", f.Title)
+		if f.Wall == nil {
+			fmt.Fprintf(w, " no run succeeded |%s\n", strings.Repeat(" |", 9))
+			continue
+		}
+		fmt.Fprintf(w, " %s | %s–%s | %.0f | %s | %s | %s | %s | %s | %s | %s |\n",
+			msName(f.Wall.Median), msName(f.Wall.Min), msName(f.Wall.Max), f.MBps,
+			speedupName(f.Speedup), buffersName(f.Counts), countName(f.Counts, true), countName(f.Counts, false),
+			msName(f.UserMedian), msName(f.SysMedian), rssName(f.MaxRSS, r.RSSFloor))
+	}
+}
+
+// writeSweepTable writes one row per size and one column per fs.
+func (r *results) writeSweepTable(w io.Writer) {
+	fmt.Fprintf(w, "| size |")
+	for _, t := range r.Targets {
+		fmt.Fprintf(w, " %s |", t.Name)
+	}
+	fmt.Fprintf(w, "\n|---|%s\n", strings.Repeat("---|", len(r.Targets)))
+	var sizes []int64
+	cell := map[string]figureStats{} // by key and target
+	for _, f := range r.Figures {
+		if f.Kind != kindSweep {
+			continue
+		}
+		if !slices.Contains(sizes, f.Size) {
+			sizes = append(sizes, f.Size)
+		}
+		cell[f.Key+" "+f.Target] = f
+	}
+	for _, size := range sizes {
+		key := fmt.Sprintf("policy=%d", size)
+		fmt.Fprintf(w, "| %s |", sizeName(size))
+		for _, t := range r.Targets {
+			if f, ok := cell[key+" "+t.Name]; ok && f.Wall != nil {
+				fmt.Fprintf(w, " %.0f (%s) |", f.MBps, msName(f.Wall.Median))
+			} else {
+				fmt.Fprintf(w, " – |")
+			}
+		}
+		fmt.Fprintln(w)
+	}
+}
+
+func (r *results) hasKind(kind string) bool {
+	for _, f := range r.Figures {
+		if f.Kind == kind {
+			return true
+		}
+	}
+	return false
+}
+
+// msName writes a duration in milliseconds, with a decimal below 100 ms.
+func msName(d time.Duration) string {
+	ms := float64(d) / float64(time.Millisecond)
+	if ms < 100 {
+		return fmt.Sprintf("%.1f ms", ms)
+	}
+	return fmt.Sprintf("%.0f ms", ms)
+}
+
+func speedupName(x *float64) string {
+	if x == nil {
+		return "–"
+	}
+	return fmt.Sprintf("%.2fx", *x)
+}
+
+func buffersName(c *counts) string {
+	if c == nil || c.In == nil || c.Out == nil {
+		return "–"
+	}
+	return sizeName(c.In.Size) + "/" + sizeName(c.Out.Size)
+}
+
+func countName(c *counts, reads bool) string {
+	switch {
+	case c == nil:
+		return "–"
+	case reads:
+		return fmt.Sprint(c.Reads)
+	}
+	s := fmt.Sprint(c.Writes)
+	if c.Kernel > 0 {
+		s += fmt.Sprintf(" (+%d kernel copies)", c.Kernel)
+	}
+	return s
+}
+
+// bytesName writes a size in binary units, one decimal.
+func bytesName(n int64) string {
+	switch {
+	case n <= 0:
+		return "–"
+	case n >= 1<<30:
+		return fmt.Sprintf("%.1f GiB", float64(n)/(1<<30))
+	case n >= 1<<20:
+		return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
+	case n >= 1<<10:
+		return fmt.Sprintf("%.1f KiB", float64(n)/(1<<10))
+	}
+	return fmt.Sprintf("%d B", n)
+}
+
+// rssName writes a max RSS, or "≤ floor" when it is no more than what any
+// child of headbench is charged: the child's own peak is below that.
+func rssName(n, floor int64) string {
+	if n > 0 && n <= floor {
+		return "≤ " + bytesName(floor)
+	}
+	return bytesName(n)
+}
+
+func orUnknown(s string) string {
+	if s == "" {
+		return "unknown"
+	}
+	return s
+}
+
+// mdEscape keeps a text from breaking a Markdown table.
+func mdEscape(s string) string {
+	return strings.NewReplacer("|", `\|`, "\n", " ").Replace(s)
+}

@@ -1,0 +1,462 @@
+//go:build linux
+
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"encoding/xml"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// fixture returns results as a run on two targets would fill them: four
+// runs of each figure, one of which failed, and a figure that never ran.
+func fixture(t *testing.T) *results {
+	t.Helper()
+	tools := &tools{getdelim: "/x/getdelim", head: "/usr/bin/head", cat: "/bin/cat", missing: map[string]string{}}
+	o := &options{policies: []string{"bufsiz", "blksize"}, sweep: []int64{1024, 65536}, peers: []string{"head", "cat"}}
+	figs, notes := planFigures(o, tools)
+	if len(notes) != 0 || len(figs) != 6 {
+		t.Fatalf("planFigures: %d figures, notes %q", len(figs), notes)
+	}
+	figs[5].Title = "cat <the floor> & more" // to be escaped in XML
+	targets := []*target{
+		{Name: "local", Input: "/cache/in", FSType: "ext4", Blksize: 4096},
+		{Name: "xfs128k", Input: "/tmp/h/xfs128k/input", FSType: "xfs", Blksize: 131072, Mount: "mount -o loop,largeio,allocsize=128k"},
+	}
+	base := map[string]float64{"policy=bufsiz": 54, "policy=blksize": 38, "policy=1024": 300, "policy=65536": 27, "peer=head": 108, "peer=cat": 12}
+	var jobs []*job
+	for ti, tg := range targets {
+		for _, f := range figs {
+			j := &job{fig: f, tgt: tg, checked: "ok", counts: &counts{Source: "strace -c -f", Reads: 10, Writes: 20}}
+			for round := 1; round <= 4; round++ {
+				rec := runRecord{Bench: j.bench(), Round: round}
+				if f.Key == "peer=head" && tg.Name == "xfs128k" {
+					rec.Err = "head: exit status 1"
+					j.runs = append(j.runs, rec)
+					continue
+				}
+				if round == 3 && f.Key == "policy=blksize" {
+					rec.Err = "signal: killed"
+					j.runs = append(j.runs, rec)
+					continue
+				}
+				ms := base[f.Key] * (1 + 0.01*float64(round)) / float64(ti+1)
+				s := sample{Wall: time.Duration(ms * 1e6), User: time.Duration(ms * 4e5), Sys: time.Duration(ms * 6e5), MaxRSS: int64(round) << 20}
+				j.samples = append(j.samples, s)
+				rec.Wall, rec.User, rec.Sys, rec.MaxRSS = s.Wall, s.User, s.Sys, s.MaxRSS
+				j.runs = append(j.runs, rec)
+			}
+			jobs = append(jobs, j)
+		}
+	}
+	r := &results{
+		Date:    time.Date(2026, 11, 30, 3, 40, 0, 0, time.UTC),
+		Machine: machine{CPUs: 2, CPUModel: "AMD EPYC", MemBytes: 24 << 30, Kernel: "Linux 6.18.44", Arch: "amd64", Go: "go1.26.8", Libc: "glibc 2.36"},
+		Input:   inputInfo{Path: "/cache/in", Bytes: 230140805, Lines: 290955, Generated: true, Seed: 1},
+		Output:  "/dev/null", OutputBlksize: 4096, RunsPerFigure: 4, Spread: "min-max",
+		Targets: targets, Notes: []string{"peer go-bufio: left out: no | pipe"},
+	}
+	r.fill(jobs, r.Input.Bytes)
+	return r
+}
+
+func TestFill(t *testing.T) {
+	r := fixture(t)
+	type row struct {
+		Bench   string
+		Median  float64 // ms
+		Speedup float64
+		MaxRSS  int64
+		N       int
+	}
+	var got []row
+	for _, f := range r.Figures {
+		rw := row{Bench: f.Bench, MaxRSS: f.MaxRSS}
+		if f.Wall != nil {
+			rw.Median, rw.N = math.Round(float64(f.Wall.Median)/1e4)/100, f.Wall.N
+		}
+		if f.Speedup != nil {
+			rw.Speedup = math.Round(*f.Speedup*1000) / 1000
+		}
+		got = append(got, rw)
+	}
+	// Runs 1-4 take 1.01 to 1.04 times the base: the median of four is
+	// 1.025 times it; blksize lost run 3, so its median is run 2's.
+	want := []row{
+		{"BenchmarkHead/policy=bufsiz/fs=local", 55.35, 1, 4 << 20, 4},
+		{"BenchmarkHead/policy=blksize/fs=local", 38.76, 1.428, 4 << 20, 3},
+		{"BenchmarkHead/policy=1024/fs=local", 307.5, 0.18, 4 << 20, 4},
+		{"BenchmarkHead/policy=65536/fs=local", 27.68, 2, 4 << 20, 4},
+		{"BenchmarkHead/peer=head/fs=local", 110.7, 0.5, 4 << 20, 4},
+		{"BenchmarkHead/peer=cat/fs=local", 12.3, 4.5, 4 << 20, 4},
+		{"BenchmarkHead/policy=bufsiz/fs=xfs128k", 27.68, 1, 4 << 20, 4},
+		{"BenchmarkHead/policy=blksize/fs=xfs128k", 19.38, 1.428, 4 << 20, 3},
+		{"BenchmarkHead/policy=1024/fs=xfs128k", 153.75, 0.18, 4 << 20, 4},
+		{"BenchmarkHead/policy=65536/fs=xfs128k", 13.84, 2, 4 << 20, 4},
+		{"BenchmarkHead/peer=head/fs=xfs128k", 0, 0, 0, 0},
+		{"BenchmarkHead/peer=cat/fs=xfs128k", 6.15, 4.5, 4 << 20, 4},
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("figures (-want +got):\n%s", diff)
+	}
+	if len(r.Runs) != 48 {
+		t.Fatalf("%d runs, want 48", len(r.Runs))
+	}
+	for i := 1; i < len(r.Runs); i++ {
+		if r.Runs[i].Round < r.Runs[i-1].Round {
+			t.Fatalf("runs not in round order at %d: %d after %d", i, r.Runs[i].Round, r.Runs[i-1].Round)
+		}
+	}
+}
+
+func TestWriteJSON(t *testing.T) {
+	r := fixture(t)
+	var buf bytes.Buffer
+	if err := r.writeJSON(&buf); err != nil {
+		t.Fatal(err)
+	}
+	if !json.Valid(buf.Bytes()) {
+		t.Fatal("results.json is not valid JSON")
+	}
+	var back results
+	if err := json.Unmarshal(buf.Bytes(), &back); err != nil {
+		t.Fatal(err)
+	}
+	opts := cmp.AllowUnexported(inputInfo{})
+	if diff := cmp.Diff(r, &back, opts); diff != "" {
+		t.Errorf("results.json does not read back the same (-wrote +read):\n%s", diff)
+	}
+	var raw map[string]any
+	json.Unmarshal(buf.Bytes(), &raw)
+	for _, key := range []string{"date", "machine", "input", "targets", "figures", "runs", "notes", "runs_per_figure", "spread"} {
+		if _, ok := raw[key]; !ok {
+			t.Errorf("results.json has no %q", key)
+		}
+	}
+}
+
+// benchResult is a parsed benchmark result line.
+type benchResult struct {
+	Name   string
+	Config map[string]string // the file configuration in force
+	Iters  int64
+	Values map[string]float64 // by unit
+}
+
+// parseBenchFormat parses data strictly by the Go benchmark format
+// (golang.org/design/14313-benchmark-format) as benchstat's reader reads
+// it, and rejects any line that is neither a configuration line, a result
+// line, blank nor a # comment: headbench writes no other kind.
+func parseBenchFormat(data string) ([]benchResult, error) {
+	var out []benchResult
+	config := map[string]string{}
+	for i, line := range strings.Split(strings.TrimSuffix(data, "\n"), "\n") {
+		n := i + 1
+		switch {
+		case strings.TrimSpace(line) == "" || strings.HasPrefix(line, "#"):
+			continue
+		case strings.HasPrefix(line, "Benchmark"):
+			r, err := parseResultLine(line)
+			if err != nil {
+				return nil, fmt.Errorf("line %d: %v", n, err)
+			}
+			r.Config = make(map[string]string, len(config))
+			for k, v := range config {
+				r.Config[k] = v
+			}
+			out = append(out, r)
+		default:
+			key, value, ok := strings.Cut(line, ":")
+			if !ok || !validConfigKey(key) || (value != "" && !unicode.IsSpace(rune(value[0]))) {
+				return nil, fmt.Errorf("line %d: neither a configuration nor a result line: %q", n, line)
+			}
+			config[key] = strings.TrimSpace(value)
+		}
+	}
+	return out, nil
+}
+
+// validConfigKey: a lower-case first letter, then no space or upper case.
+func validConfigKey(key string) bool {
+	first, _ := utf8.DecodeRuneInString(key)
+	if key == "" || !unicode.IsLower(first) {
+		return false
+	}
+	return !strings.ContainsFunc(key, func(r rune) bool { return unicode.IsSpace(r) || unicode.IsUpper(r) })
+}
+
+func parseResultLine(line string) (benchResult, error) {
+	f := strings.Fields(line)
+	if len(f) < 4 || len(f)%2 != 0 {
+		return benchResult{}, fmt.Errorf("%d fields, want an even number of at least 4", len(f))
+	}
+	r := benchResult{Name: f[0], Values: map[string]float64{}}
+	rest := strings.TrimPrefix(r.Name, "Benchmark")
+	if first, _ := utf8.DecodeRuneInString(rest); rest != "" && !unicode.IsUpper(first) {
+		return r, fmt.Errorf("name %q: Benchmark must be followed by an upper-case letter", r.Name)
+	}
+	parts := strings.Split(rest, "/")
+	for _, p := range parts[1:] {
+		if k, v, ok := strings.Cut(p, "="); !ok || k == "" || v == "" {
+			return r, fmt.Errorf("name %q: sub-name %q is not key=value", r.Name, p)
+		}
+	}
+	// A trailing -N is read as GOMAXPROCS and cut off the name.
+	if i := strings.LastIndexByte(r.Name, '-'); i >= 0 {
+		if _, err := strconv.Atoi(r.Name[i+1:]); err == nil {
+			return r, fmt.Errorf("name %q ends in -N, which benchstat takes for GOMAXPROCS", r.Name)
+		}
+	}
+	iters, err := strconv.ParseInt(f[1], 10, 64)
+	if err != nil || iters < 1 {
+		return r, fmt.Errorf("iterations %q: want a positive integer", f[1])
+	}
+	r.Iters = iters
+	for i := 2; i < len(f); i += 2 {
+		v, err := strconv.ParseFloat(f[i], 64)
+		if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
+			return r, fmt.Errorf("value %q is not a finite number", f[i])
+		}
+		unit := f[i+1]
+		if _, err := strconv.ParseFloat(unit, 64); err == nil {
+			return r, fmt.Errorf("unit %q is a number", unit)
+		}
+		if _, dup := r.Values[unit]; dup {
+			return r, fmt.Errorf("unit %q twice", unit)
+		}
+		r.Values[unit] = v
+	}
+	return r, nil
+}
+
+func TestParseBenchFormatRejects(t *testing.T) {
+	for _, line := range []string{
+		"BenchmarkHead/policy=x 1 5 ns/op extra",
+		"BenchmarkHead 1 5",
+		"Benchmarkhead 1 5 ns/op",
+		"BenchmarkHead/policy 1 5 ns/op",
+		"BenchmarkHead/fs=local-2 1 5 ns/op",
+		"BenchmarkHead 0 5 ns/op",
+		"BenchmarkHead 1.5 5 ns/op",
+		"BenchmarkHead 1 five ns/op",
+		"BenchmarkHead 1 5 6",
+		"BenchmarkHead 1 5 ns/op 6 ns/op",
+		"BenchmarkHead 1 NaN ns/op",
+		"Goos: linux",
+		"go os: linux",
+		"goos:linux",
+		"PASS",
+	} {
+		if _, err := parseBenchFormat(line + "\n"); err == nil {
+			t.Errorf("parseBenchFormat accepted %q", line)
+		}
+	}
+	good := "goos: linux\nempty:\n\n# comment\nBenchmark 1 2 ns/op\nBenchmarkHead/policy=1024/fs=xfs1m \t 1 \t 2.5 ns/op 3 MB/s\n"
+	if _, err := parseBenchFormat(good); err != nil {
+		t.Errorf("parseBenchFormat rejected a good file: %v", err)
+	}
+}
+
+func TestWriteBench(t *testing.T) {
+	r := fixture(t)
+	var buf bytes.Buffer
+	if err := r.writeBench(&buf); err != nil {
+		t.Fatal(err)
+	}
+	parsed, err := parseBenchFormat(buf.String())
+	if err != nil {
+		t.Fatalf("bench.txt: %v\n%s", err, buf.String())
+	}
+	// One line per successful run, with its file system's configuration.
+	want := map[string]int{}
+	for _, run := range r.Runs {
+		if run.Err == "" {
+			want[run.Bench]++
+		}
+	}
+	got := map[string]int{}
+	for _, p := range parsed {
+		got[p.Name]++
+		fs := p.Name[strings.LastIndex(p.Name, "fs=")+3:]
+		wantBlk := map[string]string{"local": "4096", "xfs128k": "131072"}[fs]
+		if p.Config["fs"] != fs || p.Config["st-blksize"] != wantBlk || p.Config["cpu"] != "AMD EPYC" {
+			t.Errorf("%s: configuration %v", p.Name, p.Config)
+		}
+		ns, mbps := p.Values["ns/op"], p.Values["MB/s"]
+		if d := mbps - float64(r.Input.Bytes)/ns*1e3; math.Abs(d) > 0.01 {
+			t.Errorf("%s: %v MB/s does not match %v ns/op", p.Name, mbps, ns)
+		}
+		for _, unit := range []string{"user-ns/op", "sys-ns/op", "maxrss-B"} {
+			if _, ok := p.Values[unit]; !ok {
+				t.Errorf("%s: no %s", p.Name, unit)
+			}
+		}
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("result lines per benchmark (-runs +bench.txt):\n%s", diff)
+	}
+}
+
+// svgStats parses an SVG document and counts its elements by name and
+// class; it fails on anything encoding/xml does not accept.
+func svgStats(t *testing.T, data []byte) map[string]int {
+	t.Helper()
+	dec := xml.NewDecoder(bytes.NewReader(data))
+	dec.Strict = true
+	n := map[string]int{}
+	depth := 0
+	for {
+		tok, err := dec.Token()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			t.Fatalf("SVG does not parse: %v\n%s", err, data)
+		}
+		switch e := tok.(type) {
+		case xml.StartElement:
+			if depth == 0 && (e.Name.Local != "svg" || e.Name.Space != "http://www.w3.org/2000/svg") {
+				t.Fatalf("root element %v, want svg in the SVG namespace", e.Name)
+			}
+			depth++
+			n[e.Name.Local]++
+			for _, a := range e.Attr {
+				if a.Name.Local == "class" {
+					n[e.Name.Local+"."+a.Value]++
+				}
+			}
+		case xml.EndElement:
+			depth--
+		}
+	}
+	if depth != 0 || n["svg"] != 1 {
+		t.Fatalf("SVG: %d svg elements, depth %d at the end", n["svg"], depth)
+	}
+	return n
+}
+
+func TestWriteSVG(t *testing.T) {
+	r := fixture(t)
+	var bars, sweep bytes.Buffer
+	if err := r.writeBarsSVG(&bars); err != nil {
+		t.Fatal(err)
+	}
+	if err := r.writeSweepSVG(&sweep); err != nil {
+		t.Fatal(err)
+	}
+	// 4 policy and peer figures on 2 targets, less head on xfs128k.
+	if n := svgStats(t, bars.Bytes())["rect.bar"]; n != 7 {
+		t.Errorf("bar chart: %d bars, want 7", n)
+	}
+	if !strings.Contains(bars.String(), "cat &lt;the floor&gt; &amp; more") {
+		t.Error("bar chart: the title with <, > and & is not escaped")
+	}
+	st := svgStats(t, sweep.Bytes())
+	if st["polyline.series"] != 2 || st["circle"] != 4 {
+		t.Errorf("sweep chart: %d series and %d points, want 2 and 4", st["polyline.series"], st["circle"])
+	}
+
+	// No figure at all still gives a well-formed chart.
+	empty := &results{}
+	var e1, e2 bytes.Buffer
+	if err := empty.writeBarsSVG(&e1); err != nil {
+		t.Fatal(err)
+	}
+	if err := empty.writeSweepSVG(&e2); err != nil {
+		t.Fatal(err)
+	}
+	svgStats(t, e1.Bytes())
+	svgStats(t, e2.Bytes())
+}
+
+func TestNiceAxis(t *testing.T) {
+	for _, tc := range []struct{ hi, top, step float64 }{
+		{6060, 8000, 2000}, {4100, 5000, 1000}, {950, 1000, 200}, {12, 15, 5}, {1, 1, 0.2}, {0, 1, 0.2}, {math.NaN(), 1, 0.2},
+	} {
+		top, step := niceAxis(tc.hi)
+		if math.Abs(top-tc.top) > 1e-9 || math.Abs(step-tc.step) > 1e-9 {
+			t.Errorf("niceAxis(%v) = %v, %v; want %v, %v", tc.hi, top, step, tc.top, tc.step)
+		}
+	}
+}
+
+func TestWriteMarkdown(t *testing.T) {
+	r := fixture(t)
+	var buf bytes.Buffer
+	if err := r.writeMarkdown(&buf); err != nil {
+		t.Fatal(err)
+	}
+	md := buf.String()
+	for _, want := range []string{
+		"- Date: 2026-11-30 03:40 UTC",
+		"2 CPUs (AMD EPYC), 24.0 GiB memory, Linux 6.18.44",
+		"go1.26.8, glibc 2.36",
+		"230140805 bytes, 290955 lines (generated, seed 1)",
+		"| xfs128k | xfs: mount -o loop,largeio,allocsize=128k | 131072 |",
+		"| getdelim --loop, policy blksize | 38.8 ms (1.43x) | 19.4 ms (1.43x) |",
+		"| GNU head | 111 ms (0.50x) | – |",
+		"## fs=xfs128k: xfs, st_blksize 131072",
+		"| 64K | 8316 (27.7 ms) | 16632 (13.8 ms) |",
+		"| peer=head | `head -n 290955 < input > /dev/null` |",
+		"| policy=blksize | `getdelim --loop --policy blksize -n 290955 < input > /dev/null` |",
+		"| peer=cat | `cat input > /dev/null` |",
+		`- peer go-bufio: left out: no \| pipe`,
+	} {
+		if !strings.Contains(md, want) {
+			t.Errorf("results.md lacks %q", want)
+		}
+	}
+	checkTables(t, md)
+}
+
+// checkTables checks that every row of every Markdown table has as many
+// cells as its header.
+func checkTables(t *testing.T, md string) {
+	t.Helper()
+	cells := func(line string) int {
+		return strings.Count(strings.ReplaceAll(line, `\|`, ""), "|") - 1
+	}
+	want := 0
+	for i, line := range strings.Split(md, "\n") {
+		if !strings.HasPrefix(line, "|") {
+			want = 0
+			continue
+		}
+		if want == 0 {
+			want = cells(line)
+			continue
+		}
+		if got := cells(line); got != want {
+			t.Errorf("results.md line %d has %d cells, its table %d: %q", i+1, got, want, line)
+		}
+	}
+}
+
+func TestRSSName(t *testing.T) {
+	for _, tc := range []struct {
+		n, floor int64
+		want     string
+	}{
+		{0, 6 << 20, "–"},
+		{5 << 20, 6 << 20, "≤ 6.0 MiB"},
+		{6 << 20, 6 << 20, "≤ 6.0 MiB"},
+		{12 << 20, 6 << 20, "12.0 MiB"},
+		{3 << 20, 0, "3.0 MiB"},
+	} {
+		if got := rssName(tc.n, tc.floor); got != tc.want {
+			t.Errorf("rssName(%d, %d) = %q, want %q", tc.n, tc.floor, got, tc.want)
+		}
+	}
+}
