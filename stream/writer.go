@@ -273,6 +273,12 @@ func (b *Writer) writeBlock(p []byte) (nn int, err error) {
 
 // WriteByte writes a single byte.
 func (b *Writer) WriteByte(c byte) error {
+	// The common case first: a fully buffered writer with room.
+	if b.err == nil && b.mode == FullyBuffered && b.n < len(b.buf) {
+		b.buf[b.n] = c
+		b.n++
+		return nil
+	}
 	if b.mode != FullyBuffered || b.buf == nil {
 		b.init()
 		if b.mode != FullyBuffered {

@@ -1,0 +1,143 @@
+package stream
+
+import (
+	"bufio"
+	"bytes"
+	"io"
+	"math/rand/v2"
+	"strings"
+	"sync"
+	"testing"
+)
+
+// The bufio-vs-stream benchmarks: the same in-memory work through each
+// package, as sub-benchmarks impl=bufio and impl=stream, so that
+//
+//	go test -run '^$' -bench . -count 10 ./stream/ | benchstat -col /impl -
+//
+// compares them. Over a strings.Reader and io.Discard both get bufio's
+// 4096-byte buffers; the methods are called directly, not through an
+// interface, so inlining is as in a real program.
+
+// benchText is about 1 MiB of lines of random printable text, 0 to 160
+// bytes long (the seed input's shape, scaled down).
+var benchText = sync.OnceValue(func() string {
+	rng := rand.New(rand.NewPCG(2, 3))
+	var s strings.Builder
+	for s.Len() < 1<<20 {
+		for range rng.IntN(161) {
+			s.WriteByte(byte(' ' + rng.IntN(95)))
+		}
+		s.WriteByte('\n')
+	}
+	return s.String()
+})
+
+// benchLines is benchText split in lines, newlines kept.
+var benchLines = sync.OnceValue(func() [][]byte {
+	return bytes.SplitAfter([]byte(benchText()), []byte("\n"))
+})
+
+// benchPass runs pass once per iteration, counting benchText's bytes.
+func benchPass(b *testing.B, pass func()) {
+	b.SetBytes(int64(len(benchText())))
+	b.ReportAllocs()
+	for b.Loop() {
+		pass()
+	}
+}
+
+// benchReaders runs a pass over benchText with a Reader of each package.
+func benchReaders(b *testing.B, bufioPass func(*bufio.Reader), streamPass func(*Reader)) {
+	src := strings.NewReader("")
+	br, sr := bufio.NewReader(src), NewReader(src)
+	b.Run("impl=bufio", func(b *testing.B) {
+		benchPass(b, func() { src.Reset(benchText()); br.Reset(src); bufioPass(br) })
+	})
+	b.Run("impl=stream", func(b *testing.B) {
+		benchPass(b, func() { src.Reset(benchText()); sr.Reset(src); streamPass(sr) })
+	})
+}
+
+// benchWriters runs a pass writing benchText with a Writer of each
+// package to io.Discard, and flushes it.
+func benchWriters(b *testing.B, bufioPass func(*bufio.Writer), streamPass func(*Writer)) {
+	bw, sw := bufio.NewWriter(io.Discard), NewWriter(io.Discard)
+	b.Run("impl=bufio", func(b *testing.B) { benchPass(b, func() { bufioPass(bw); bw.Flush() }) })
+	b.Run("impl=stream", func(b *testing.B) { benchPass(b, func() { streamPass(sw); sw.Flush() }) })
+}
+
+func BenchmarkReadSlice(b *testing.B) {
+	benchReaders(b, func(r *bufio.Reader) {
+		for _, err := r.ReadSlice('\n'); err == nil; _, err = r.ReadSlice('\n') {
+		}
+	}, func(r *Reader) {
+		for _, err := r.ReadSlice('\n'); err == nil; _, err = r.ReadSlice('\n') {
+		}
+	})
+}
+
+func BenchmarkReadByte(b *testing.B) {
+	benchReaders(b, func(r *bufio.Reader) {
+		for _, err := r.ReadByte(); err == nil; _, err = r.ReadByte() {
+		}
+	}, func(r *Reader) {
+		for _, err := r.ReadByte(); err == nil; _, err = r.ReadByte() {
+		}
+	})
+}
+
+func BenchmarkReadString(b *testing.B) {
+	benchReaders(b, func(r *bufio.Reader) {
+		for _, err := r.ReadString('\n'); err == nil; _, err = r.ReadString('\n') {
+		}
+	}, func(r *Reader) {
+		for _, err := r.ReadString('\n'); err == nil; _, err = r.ReadString('\n') {
+		}
+	})
+}
+
+// BenchmarkWriteLines writes benchText a line at a time: small Writes.
+func BenchmarkWriteLines(b *testing.B) {
+	lines := benchLines()
+	benchWriters(b, func(w *bufio.Writer) {
+		for _, l := range lines {
+			w.Write(l)
+		}
+	}, func(w *Writer) {
+		for _, l := range lines {
+			w.Write(l)
+		}
+	})
+}
+
+func BenchmarkWriteByte(b *testing.B) {
+	text := benchText()
+	benchWriters(b, func(w *bufio.Writer) {
+		for i := range len(text) {
+			w.WriteByte(text[i])
+		}
+	}, func(w *Writer) {
+		for i := range len(text) {
+			w.WriteByte(text[i])
+		}
+	})
+}
+
+func BenchmarkScannerLines(b *testing.B) {
+	src := strings.NewReader("")
+	b.Run("impl=bufio", func(b *testing.B) {
+		benchPass(b, func() {
+			src.Reset(benchText())
+			for s := bufio.NewScanner(src); s.Scan(); {
+			}
+		})
+	})
+	b.Run("impl=stream", func(b *testing.B) {
+		benchPass(b, func() {
+			src.Reset(benchText())
+			for s := NewScanner(src); s.Scan(); {
+			}
+		})
+	})
+}

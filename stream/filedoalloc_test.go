@@ -1,0 +1,206 @@
+package stream
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"syscall"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// The policy tables, without descriptors: parsing and printing policies,
+// modes and Info, and the size each policy gives for an fstat result.
+
+func TestParsePolicy(t *testing.T) {
+	tests := []struct {
+		in   string
+		want Policy
+	}{
+		{"blksize", PolicyBlksize},
+		{"BLKSIZE", PolicyBlksize},
+		{"BufSiz", PolicyBufsiz},
+		{"coreutils", PolicyCoreutils},
+		{"Bufio", PolicyBufio},
+		{"default", PolicyDefault},
+		{"65536", 65536},
+		{"1", 1},
+		{"64K", 65536},
+		{"64k", 65536},
+		{"64KiB", 65536},
+		{"64kib", 65536},
+		{"64KB", 64000},
+		{"1M", 1 << 20},
+		{"1MiB", 1 << 20},
+		{"2MB", 2000000},
+		{"1G", 1 << 30},
+		{"1GB", 1000000000},
+		{"1073741824", 1 << 30},
+	}
+	for _, tt := range tests {
+		got, err := ParsePolicy(tt.in)
+		if got != tt.want || err != nil {
+			t.Errorf("ParsePolicy(%q) = %v, %v; want %v, nil", tt.in, got, err, tt.want)
+		}
+	}
+	for _, in := range []string{"", "0", "-1", "abc", "2G", "1073741825", "1025M", "12Q", "64 K", " 64K", "K", "0x10", "+5", "1.5M", "99999999999999999999999"} {
+		got, err := ParsePolicy(in)
+		if !errors.Is(err, ErrInvalidSize) {
+			t.Errorf("ParsePolicy(%q) = %v, %v; want an error wrapping ErrInvalidSize", in, got, err)
+		}
+	}
+}
+
+func TestPolicyString(t *testing.T) {
+	tests := []struct {
+		p    Policy
+		want string
+	}{
+		{PolicyDefault, "default"},
+		{PolicyBlksize, "blksize"},
+		{PolicyBufsiz, "bufsiz"},
+		{PolicyCoreutils, "coreutils"},
+		{PolicyBufio, "bufio"},
+		{65536, "65536"},
+		{1, "1"},
+		{-5, "Policy(-5)"},
+		{-100, "Policy(-100)"},
+	}
+	for _, tt := range tests {
+		if got := tt.p.String(); got != tt.want {
+			t.Errorf("Policy(%d).String() = %q, want %q", int(tt.p), got, tt.want)
+		}
+		// A valid policy prints as ParsePolicy reads it.
+		if tt.p >= PolicyBufio {
+			if back, err := ParsePolicy(tt.want); back != tt.p || err != nil {
+				t.Errorf("ParsePolicy(%q) = %v, %v; want %d", tt.want, back, err, int(tt.p))
+			}
+		}
+	}
+}
+
+func TestModeString(t *testing.T) {
+	tests := []struct {
+		m    Mode
+		want string
+	}{
+		{FullyBuffered, "full"},
+		{LineBuffered, "line"},
+		{Unbuffered, "none"},
+		{Mode(3), "Mode(3)"},
+		{Mode(-1), "Mode(-1)"},
+	}
+	for _, tt := range tests {
+		if got := tt.m.String(); got != tt.want {
+			t.Errorf("Mode(%d).String() = %q, want %q", int(tt.m), got, tt.want)
+		}
+	}
+}
+
+func TestInfoString(t *testing.T) {
+	tests := []struct {
+		i    Info
+		want string
+	}{
+		{
+			Info{Fd: 0, Mode: FullyBuffered, Size: 131072, Policy: PolicyBlksize, Blksize: 131072, Reason: "st_blksize 131072", Reads: 1758},
+			`fd=0 mode=full size=131072 policy=blksize blksize=131072 reads=1758 writes=0 kernel=0 reason="st_blksize 131072"`,
+		},
+		{
+			Info{Fd: -1, Mode: Unbuffered, Size: 4096, Policy: 65536, Reason: `_STDBUF_O="0"`, Writes: 3, Kernel: 2},
+			`fd=-1 mode=none size=4096 policy=65536 blksize=0 reads=0 writes=3 kernel=2 reason="_STDBUF_O=\"0\""`,
+		},
+		{Info{}, `fd=0 mode=full size=0 policy=default blksize=0 reads=0 writes=0 kernel=0 reason=""`},
+	}
+	for _, tt := range tests {
+		if got := tt.i.String(); got != tt.want {
+			t.Errorf("Info.String():\n got %s\nwant %s", got, tt.want)
+		}
+	}
+}
+
+// TestCoreutilsBlksize checks io_blksize(): the smallest multiple of
+// st_blksize that is at least 256 KiB (coreutils adds (IO_BUFSIZE - 1) -
+// (IO_BUFSIZE - 1) % blksize), rounded up to a power of two for a regular
+// file; an st_blksize <= 0 counts as 256 KiB.
+func TestCoreutilsBlksize(t *testing.T) {
+	tests := []struct {
+		blksize      int64
+		regular, not int
+	}{
+		{4096, 262144, 262144},
+		{131072, 262144, 262144},
+		{262144, 262144, 262144},
+		{1048576, 1048576, 1048576},
+		{0, 262144, 262144},
+		{-1, 262144, 262144},
+		{512, 262144, 262144},
+		{3000, 524288, 264000},      // 88 * 3000
+		{100000, 524288, 300000},    // 3 * 100000
+		{262145, 524288, 262145},    // one block past 256 KiB
+		{4 << 20, 4 << 20, 4 << 20}, // CephFS
+		{2 << 30, 262144, 262144},   // past 1 GiB: taken as bogus
+	}
+	for _, tt := range tests {
+		if got := coreutilsBlksize(tt.blksize, true); got != tt.regular {
+			t.Errorf("coreutilsBlksize(%d, regular) = %d, want %d", tt.blksize, got, tt.regular)
+		}
+		if got := coreutilsBlksize(tt.blksize, false); got != tt.not {
+			t.Errorf("coreutilsBlksize(%d, not regular) = %d, want %d", tt.blksize, got, tt.not)
+		}
+	}
+}
+
+// TestPolicySize checks the size of every policy for fstat results of
+// every common st_blksize, and for a failed fstat.
+func TestPolicySize(t *testing.T) {
+	blksizes := []int64{-1, 0, 1024, 4096, 8192, 65536, 131072, 1048576} // -1: fstat failed
+	tests := []struct {
+		p    Policy
+		want []int
+	}{
+		{PolicyBlksize, []int{8192, 8192, 1024, 4096, 8192, 65536, 131072, 131072}},
+		{PolicyBufsiz, []int{8192, 8192, 1024, 4096, 8192, 8192, 8192, 8192}},
+		{PolicyCoreutils, []int{262144, 262144, 262144, 262144, 262144, 262144, 262144, 1048576}},
+		{PolicyBufio, []int{4096, 4096, 4096, 4096, 4096, 4096, 4096, 4096}},
+		{12345, []int{12345, 12345, 12345, 12345, 12345, 12345, 12345, 12345}},
+	}
+	for _, tt := range tests {
+		for _, regular := range []bool{false, true} {
+			var got []int
+			for _, b := range blksizes {
+				var st *fileStat
+				if b >= 0 {
+					st = &fileStat{blksize: b, regular: regular}
+				}
+				size, reason := tt.p.size(st)
+				if reason == "" {
+					t.Errorf("%v.size(st_blksize %d): no reason", tt.p, b)
+				}
+				got = append(got, size)
+			}
+			if diff := cmp.Diff(tt.want, got); diff != "" {
+				t.Errorf("%v, regular %v: sizes for st_blksize %v (-want +got):\n%s", tt.p, regular, blksizes, diff)
+			}
+		}
+	}
+}
+
+func TestErrorText(t *testing.T) {
+	tests := []struct {
+		err  error
+		want string
+	}{
+		{syscall.ENOSPC, "No space left on device"},
+		{&os.PathError{Op: "write", Path: "/dev/full", Err: syscall.ENOSPC}, "No space left on device"},
+		{fmt.Errorf("flush: %w", syscall.EPIPE), "Broken pipe"},
+		{syscall.EIO, "Input/output error"},
+		{errFault, "injected fault"},
+	}
+	for _, tt := range tests {
+		if got := ErrorText(tt.err); got != tt.want {
+			t.Errorf("ErrorText(%v) = %q, want %q", tt.err, got, tt.want)
+		}
+	}
+}
