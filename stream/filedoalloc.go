@@ -296,6 +296,11 @@ func defaultPolicy() Policy {
 		warnEnv(PolicyEnv, v, "want blksize, bufsiz, coreutils, bufio or a size such as 65536 or 64K; using blksize")
 		return PolicyBlksize
 	}
+	if p == PolicyDefault {
+		// STDIOBUF_POLICY=default: the default is blksize; a decided
+		// stream never reports PolicyDefault.
+		return PolicyBlksize
+	}
 	return p
 }
 
