@@ -164,30 +164,28 @@ func (b *Reader) read(p []byte) (int, error) {
 	return n, err
 }
 
-// fill reads a new chunk into the buffer; an unbuffered reader reads one
-// byte, so that it never reads past what its caller asked for.
+// fill makes room at the front of the buffer and reads once more into the
+// rest of it (one byte when unbuffered, so that the reader never holds
+// input its caller did not ask for). A reader that keeps answering (0,
+// nil) is given up on after maxConsecutiveEmptyReads tries with
+// io.ErrNoProgress. The caller guarantees the buffer is not full.
 func (b *Reader) fill() {
 	if b.buf == nil {
 		b.init()
 	}
-	// Slide existing data to beginning.
 	if b.r > 0 {
-		copy(b.buf, b.buf[b.r:b.w])
-		b.w -= b.r
+		b.w = copy(b.buf, b.buf[b.r:b.w])
 		b.r = 0
 	}
-
-	if b.w >= len(b.buf) {
-		panic("stream: tried to fill full buffer")
+	if b.w == len(b.buf) {
+		panic("stream: fill called with a full buffer")
 	}
-
-	p := b.buf[b.w:]
+	room := b.buf[b.w:]
 	if b.mode == Unbuffered {
-		p = p[:1]
+		room = room[:1]
 	}
-	// Read new data: try a limited number of times.
-	for i := maxConsecutiveEmptyReads; i > 0; i-- {
-		n, err := b.read(p)
+	for range maxConsecutiveEmptyReads {
+		n, err := b.read(room)
 		b.w += n
 		if err != nil {
 			b.err = err
@@ -200,20 +198,25 @@ func (b *Reader) fill() {
 	b.err = io.ErrNoProgress
 }
 
+// readErr hands the pending read error to the caller, once.
 func (b *Reader) readErr() error {
 	err := b.err
 	b.err = nil
 	return err
 }
 
-// Peek returns the next n bytes without advancing the reader. The bytes stop
-// being valid at the next read call. If necessary, Peek will read more bytes
-// into the buffer in order to make n bytes available. If Peek returns fewer
-// than n bytes, it also returns an error explaining why the read is short.
-// The error is ErrBufferFull if n is larger than b's buffer size.
-//
-// Calling Peek prevents a UnreadByte or UnreadRune call from succeeding
-// until the next read operation.
+// forgetLast makes the next UnreadByte and UnreadRune fail: nothing that
+// was read can be put back after a Peek, Discard, WriteTo or copy.
+func (b *Reader) forgetLast() {
+	b.lastByte, b.lastRuneSize = -1, -1
+}
+
+// Peek returns the next n bytes without consuming them, reading more if the
+// buffer holds fewer. The slice points into the buffer and is good until
+// the next read. When fewer than n bytes come back, err says why: the read
+// error, or ErrBufferFull if n is more than the buffer can hold (or the
+// reader stopped short without an error). Peek makes a following
+// UnreadByte or UnreadRune fail.
 func (b *Reader) Peek(n int) ([]byte, error) {
 	if n < 0 {
 		return nil, ErrNegativeCount
@@ -221,77 +224,56 @@ func (b *Reader) Peek(n int) ([]byte, error) {
 	if b.buf == nil {
 		b.init()
 	}
-
-	b.lastByte = -1
-	b.lastRuneSize = -1
-
-	for b.w-b.r < n && b.w-b.r < len(b.buf) && b.err == nil {
-		b.fill() // b.w-b.r < len(b.buf) => buffer is not full
+	b.forgetLast()
+	for b.Buffered() < min(n, len(b.buf)) && b.err == nil {
+		b.fill()
 	}
-
 	if n > len(b.buf) {
 		return b.buf[b.r:b.w], ErrBufferFull
 	}
-
-	// 0 <= n <= len(b.buf)
-	var err error
-	if avail := b.w - b.r; avail < n {
-		// not enough data in buffer
-		n = avail
-		err = b.readErr()
+	if have := b.Buffered(); have < n {
+		err := b.readErr()
 		if err == nil {
 			err = ErrBufferFull
 		}
+		return b.buf[b.r:b.w], err
 	}
-	return b.buf[b.r : b.r+n], err
+	return b.buf[b.r : b.r+n], nil
 }
 
-// Discard skips the next n bytes, returning the number of bytes discarded.
-//
-// If Discard skips fewer than n bytes, it also returns an error.
-// If 0 <= n <= b.Buffered(), Discard is guaranteed to succeed without
-// reading from the underlying io.Reader.
+// Discard consumes the next n bytes and returns how many it consumed; if
+// that is fewer than n, err says why. Discarding no more than Buffered()
+// bytes never reads.
 func (b *Reader) Discard(n int) (discarded int, err error) {
 	if n < 0 {
 		return 0, ErrNegativeCount
 	}
 	if n == 0 {
-		return
+		return 0, nil
 	}
-
-	b.lastByte = -1
-	b.lastRuneSize = -1
-
-	remain := n
-	for {
-		skip := b.Buffered()
-		if skip == 0 {
+	b.forgetLast()
+	for discarded < n {
+		if b.Buffered() == 0 {
 			b.fill()
-			skip = b.Buffered()
 		}
-		skip = min(skip, remain)
+		skip := min(b.Buffered(), n-discarded)
 		b.r += skip
-		remain -= skip
-		if remain == 0 {
-			return n, nil
-		}
-		if b.err != nil {
-			return n - remain, b.readErr()
+		discarded += skip
+		if discarded < n && b.err != nil {
+			return discarded, b.readErr()
 		}
 	}
+	return n, nil
 }
 
-// Read reads data into p.
-// It returns the number of bytes read into p.
-// The bytes are taken from at most one Read on the underlying Reader,
-// hence n may be less than len(p).
-// To read exactly len(p) bytes, use io.ReadFull(b, p).
-// If the underlying Reader can return a non-zero count with io.EOF,
-// then this Read method can do so as well; see the io.Reader docs.
-// An unbuffered Reader with nothing buffered reads straight into p.
+// Read reads up to len(p) bytes into p: what is buffered, or else the
+// result of a single Read of the underlying reader, so n may be less than
+// len(p) (io.ReadFull reads them all). With an empty buffer, a read of at
+// least a buffer's worth, or any read of an unbuffered Reader, goes
+// straight into p. Data and io.EOF may come back together if the
+// underlying reader returns them so.
 func (b *Reader) Read(p []byte) (n int, err error) {
-	n = len(p)
-	if n == 0 {
+	if len(p) == 0 {
 		if b.Buffered() > 0 {
 			return 0, nil
 		}
@@ -305,45 +287,36 @@ func (b *Reader) Read(p []byte) (n int, err error) {
 			return 0, b.readErr()
 		}
 		if len(p) >= len(b.buf) || b.mode == Unbuffered {
-			// Large read, empty buffer.
-			// Read directly into p to avoid copy.
 			n, b.err = b.read(p)
 			if n > 0 {
-				b.lastByte = int(p[n-1])
-				b.lastRuneSize = -1
+				b.lastByte, b.lastRuneSize = int(p[n-1]), -1
 			}
 			return n, b.readErr()
 		}
-		// One read.
-		// Do not use b.fill, which will loop.
-		b.r = 0
-		b.w = 0
+		// One read into the empty buffer; fill would retry empty reads.
+		b.r, b.w = 0, 0
 		n, b.err = b.read(b.buf)
 		if n == 0 {
 			return 0, b.readErr()
 		}
-		b.w += n
+		b.w = n
 	}
-
-	// copy as much as we can
-	// Note: if the slice panics here, it is probably because
-	// the underlying reader returned a bad count (Go issue 49795).
+	// A reader that claimed more than it was given makes this slice panic
+	// (as in bufio: Go issue 49795).
 	n = copy(p, b.buf[b.r:b.w])
 	b.r += n
-	b.lastByte = int(b.buf[b.r-1])
-	b.lastRuneSize = -1
+	b.lastByte, b.lastRuneSize = int(b.buf[b.r-1]), -1
 	return n, nil
 }
 
-// ReadByte reads and returns a single byte.
-// If no byte is available, returns an error.
+// ReadByte returns the next byte, or the error that stops there.
 func (b *Reader) ReadByte() (byte, error) {
 	b.lastRuneSize = -1
 	for b.r == b.w {
 		if b.err != nil {
 			return 0, b.readErr()
 		}
-		b.fill() // buffer is empty
+		b.fill()
 	}
 	c := b.buf[b.r]
 	b.r++
@@ -351,37 +324,36 @@ func (b *Reader) ReadByte() (byte, error) {
 	return c, nil
 }
 
-// UnreadByte unreads the last byte. Only the most recently read byte can be unread.
-//
-// UnreadByte returns an error if the most recent method called on the
-// Reader was not a read operation. Notably, Peek, Discard, and WriteTo are not
-// considered read operations.
+// UnreadByte puts back the last byte read, so the next read returns it
+// again. It fails with ErrInvalidUnreadByte unless the last call was a read
+// that returned a byte (Peek, Discard and WriteTo are not reads), and after
+// a Read that refilled the buffer from its start.
 func (b *Reader) UnreadByte() error {
 	if b.lastByte < 0 || b.r == 0 && b.w > 0 {
 		return ErrInvalidUnreadByte
 	}
-	// b.r > 0 || b.w == 0
-	if b.r > 0 {
-		b.r--
-	} else {
-		// b.r == 0 && b.w == 0
+	if b.r == 0 {
+		// Nothing buffered (b.w == 0): the byte becomes the buffer.
 		b.w = 1
+	} else {
+		b.r--
 	}
 	b.buf[b.r] = byte(b.lastByte)
-	b.lastByte = -1
-	b.lastRuneSize = -1
+	b.forgetLast()
 	return nil
 }
 
-// ReadRune reads a single UTF-8 encoded Unicode character and returns the
-// rune and its size in bytes. If the encoded rune is invalid, it consumes one byte
-// and returns unicode.ReplacementChar (U+FFFD) with a size of 1.
+// ReadRune decodes the next UTF-8 character and returns it with its size
+// in bytes. A byte that does not start a valid encoding is consumed alone
+// and returned as unicode.ReplacementChar (U+FFFD) of size 1.
 func (b *Reader) ReadRune() (r rune, size int, err error) {
 	if b.buf == nil {
 		b.init()
 	}
-	for b.r+utf8.UTFMax > b.w && !utf8.FullRune(b.buf[b.r:b.w]) && b.err == nil && b.w-b.r < len(b.buf) {
-		b.fill() // b.w-b.r < len(buf) => buffer is not full
+	// Read until a whole rune is buffered, the input ends, or the buffer
+	// is full.
+	for b.Buffered() < utf8.UTFMax && !utf8.FullRune(b.buf[b.r:b.w]) && b.err == nil && b.Buffered() < len(b.buf) {
+		b.fill()
 	}
 	b.lastRuneSize = -1
 	if b.r == b.w {
@@ -389,185 +361,136 @@ func (b *Reader) ReadRune() (r rune, size int, err error) {
 	}
 	r, size = utf8.DecodeRune(b.buf[b.r:b.w])
 	b.r += size
-	b.lastByte = int(b.buf[b.r-1])
-	b.lastRuneSize = size
+	b.lastByte, b.lastRuneSize = int(b.buf[b.r-1]), size
 	return r, size, nil
 }
 
-// UnreadRune unreads the last rune. If the most recent method called on
-// the Reader was not a ReadRune, UnreadRune returns an error. (In this
-// regard it is stricter than UnreadByte, which will unread the last byte
-// from any read operation.)
+// UnreadRune puts back the last rune read. It is stricter than UnreadByte:
+// it fails with ErrInvalidUnreadRune unless the last call was ReadRune.
 func (b *Reader) UnreadRune() error {
 	if b.lastRuneSize < 0 || b.r < b.lastRuneSize {
 		return ErrInvalidUnreadRune
 	}
 	b.r -= b.lastRuneSize
-	b.lastByte = -1
-	b.lastRuneSize = -1
+	b.forgetLast()
 	return nil
 }
 
-// Buffered returns the number of bytes that can be read from the current buffer.
+// Buffered returns how many bytes can be read without reading the
+// underlying reader.
 func (b *Reader) Buffered() int { return b.w - b.r }
 
-// ReadSlice reads until the first occurrence of delim in the input,
-// returning a slice pointing at the bytes in the buffer.
-// The bytes stop being valid at the next read.
-// If ReadSlice encounters an error before finding a delimiter,
-// it returns all the data in the buffer and the error itself (often io.EOF).
-// ReadSlice fails with error ErrBufferFull if the buffer fills without a delim.
-// Because the data returned from ReadSlice will be overwritten
-// by the next I/O operation, most clients should use
-// ReadBytes or ReadString instead.
-// ReadSlice returns err != nil if and only if line does not end in delim.
+// ReadSlice reads through the first delim and returns a slice of the
+// buffer holding it, good until the next read (ReadBytes and ReadString
+// return copies). If the input ends or fails first, it returns what was
+// buffered and the error (often io.EOF); if the buffer fills first, the
+// whole buffer and ErrBufferFull. So err != nil exactly when line does not
+// end in delim.
 func (b *Reader) ReadSlice(delim byte) (line []byte, err error) {
 	if b.buf == nil {
 		b.init()
 	}
-	s := 0 // search start index
+	searched := 0 // bytes at b.r already known to hold no delim
 	for {
-		// Search buffer.
-		if i := bytes.IndexByte(b.buf[b.r+s:b.w], delim); i >= 0 {
-			i += s
-			line = b.buf[b.r : b.r+i+1]
-			b.r += i + 1
+		if i := bytes.IndexByte(b.buf[b.r+searched:b.w], delim); i >= 0 {
+			end := b.r + searched + i + 1
+			line = b.buf[b.r:end]
+			b.r = end
 			break
 		}
-
-		// Pending error?
 		if b.err != nil {
 			line = b.buf[b.r:b.w]
 			b.r = b.w
 			err = b.readErr()
 			break
 		}
-
-		// Buffer full?
-		if b.Buffered() >= len(b.buf) {
-			b.r = b.w
+		if b.Buffered() == len(b.buf) {
 			line = b.buf
+			b.r = b.w
 			err = ErrBufferFull
 			break
 		}
-
-		s = b.w - b.r // do not rescan area we scanned before
-
-		b.fill() // buffer is not full
+		searched = b.Buffered()
+		b.fill()
 	}
-
-	// Handle last byte, if any.
-	if i := len(line) - 1; i >= 0 {
-		b.lastByte = int(line[i])
-		b.lastRuneSize = -1
+	if len(line) > 0 {
+		b.lastByte, b.lastRuneSize = int(line[len(line)-1]), -1
 	}
-
-	return
+	return line, err
 }
 
-// ReadLine is a low-level line-reading primitive. Most callers should use
-// ReadBytes('\n') or ReadString('\n') instead or use a Scanner.
-//
-// ReadLine tries to return a single line, not including the end-of-line bytes.
-// If the line was too long for the buffer then isPrefix is set and the
-// beginning of the line is returned. The rest of the line will be returned
-// from future calls. isPrefix will be false when returning the last fragment
-// of the line. The returned buffer is only valid until the next call to
-// ReadLine. ReadLine either returns a non-nil line or it returns an error,
-// never both.
-//
-// The text returned from ReadLine does not include the line end ("\r\n" or "\n").
-// No indication or error is given if the input ends without a final line end.
-// Calling UnreadByte after ReadLine will always unread the last byte read
-// (possibly a character belonging to the line end) even if that byte is not
-// part of the line returned by ReadLine.
+// ReadLine returns the next line without its end ("\n" or "\r\n"), as a
+// slice of the buffer good until the next read. A line longer than the
+// buffer comes in pieces, each with isPrefix true but the last. It returns
+// either a line or an error, never both, and says nothing of a missing
+// final newline. Most callers want ReadString('\n') or a Scanner. An
+// UnreadByte after ReadLine puts back the last byte read, which may belong
+// to the line end.
 func (b *Reader) ReadLine() (line []byte, isPrefix bool, err error) {
 	line, err = b.ReadSlice('\n')
 	if err == ErrBufferFull {
-		// Handle the case where "\r\n" straddles the buffer.
-		if len(line) > 0 && line[len(line)-1] == '\r' {
-			// Put the '\r' back on buf and drop it from line.
-			// Let the next call to ReadLine check for "\r\n".
+		// A "\r\n" may straddle two pieces: leave the '\r' for the next
+		// call, which will see whether a '\n' follows.
+		if n := len(line); n > 0 && line[n-1] == '\r' {
 			if b.r == 0 {
-				// should be unreachable
-				panic("stream: tried to rewind past start of buffer")
+				panic("stream: ReadLine cannot step back before the buffer")
 			}
 			b.r--
-			line = line[:len(line)-1]
+			line = line[:n-1]
 		}
 		return line, true, nil
 	}
-
 	if len(line) == 0 {
 		if err != nil {
 			line = nil
 		}
-		return
+		return line, false, err
 	}
-	err = nil
-
-	if line[len(line)-1] == '\n' {
-		drop := 1
-		if len(line) > 1 && line[len(line)-2] == '\r' {
-			drop = 2
-		}
-		line = line[:len(line)-drop]
+	switch {
+	case bytes.HasSuffix(line, []byte("\r\n")):
+		line = line[:len(line)-2]
+	case line[len(line)-1] == '\n':
+		line = line[:len(line)-1]
 	}
-	return
+	return line, false, nil
 }
 
-// collectFragments reads until the first occurrence of delim in the input.
-// It returns copies of the full buffers it passed, the final fragment (in
-// the buffer: valid until the next read), their total length and the error.
-func (b *Reader) collectFragments(delim byte) (full [][]byte, frag []byte, total int, err error) {
+// collectFragments reads through the first delim. It returns copies of
+// the full buffers it passed on the way, the final piece (still in the
+// buffer), their total length and the error that ended the search early.
+func (b *Reader) collectFragments(delim byte) (full [][]byte, last []byte, total int, err error) {
 	for {
-		var e error
-		frag, e = b.ReadSlice(delim)
-		if e == nil { // got final fragment
-			break
+		piece, e := b.ReadSlice(delim)
+		if e != ErrBufferFull {
+			return full, piece, total + len(piece), e
 		}
-		if e != ErrBufferFull { // unexpected error
-			err = e
-			break
-		}
-		full = append(full, bytes.Clone(frag))
-		total += len(frag)
+		full = append(full, bytes.Clone(piece))
+		total += len(piece)
 	}
-	return full, frag, total + len(frag), err
 }
 
-// ReadBytes reads until the first occurrence of delim in the input,
-// returning a slice containing the data up to and including the delimiter.
-// If ReadBytes encounters an error before finding a delimiter,
-// it returns the data read before the error and the error itself (often io.EOF).
-// ReadBytes returns err != nil if and only if the returned data does not end in
-// delim. For a loop that reuses its memory, see Getdelim.
-// For simple uses, a Scanner may be more convenient.
+// ReadBytes reads through the first delim and returns a new slice holding
+// it. If the input ends or fails first, it returns what it read and the
+// error (often io.EOF), so err != nil exactly when the data does not end in
+// delim. Getdelim does the same into a slice it reuses; a Scanner is
+// simpler for most uses.
 func (b *Reader) ReadBytes(delim byte) ([]byte, error) {
-	full, frag, n, err := b.collectFragments(delim)
-	buf := make([]byte, n)
-	n = 0
+	full, last, total, err := b.collectFragments(delim)
+	buf := make([]byte, 0, total)
 	for _, f := range full {
-		n += copy(buf[n:], f)
+		buf = append(buf, f...)
 	}
-	copy(buf[n:], frag)
-	return buf, err
+	return append(buf, last...), err
 }
 
-// ReadString reads until the first occurrence of delim in the input,
-// returning a string containing the data up to and including the delimiter.
-// If ReadString encounters an error before finding a delimiter,
-// it returns the data read before the error and the error itself (often io.EOF).
-// ReadString returns err != nil if and only if the returned data does not end in
-// delim.
-// For simple uses, a Scanner may be more convenient.
+// ReadString is ReadBytes returning a string.
 func (b *Reader) ReadString(delim byte) (string, error) {
-	full, frag, n, err := b.collectFragments(delim)
+	full, last, total, err := b.collectFragments(delim)
 	var s strings.Builder
-	s.Grow(n)
+	s.Grow(total)
 	for _, f := range full {
 		s.Write(f)
 	}
-	s.Write(frag)
+	s.Write(last)
 	return s.String(), err
 }
