@@ -48,17 +48,16 @@ func (b *Reader) WriteTo(w io.Writer) (n int64, err error) {
 		b.init()
 	}
 	if b.w-b.r < len(b.buf) {
-		b.fill() // buffer not full
+		b.fill()
 	}
 
 	for b.r < b.w {
-		// b.r < b.w => buffer is not empty
 		m, err := b.writeBuf(w)
 		n += m
 		if err != nil {
 			return n, err
 		}
-		b.fill() // buffer is empty
+		b.fill() // the buffer was just emptied
 	}
 
 	if b.err == io.EOF {
@@ -185,7 +184,8 @@ func (b *Writer) ReadFrom(r io.Reader) (n int64, err error) {
 		}
 	}
 	if err == io.EOF {
-		// If we filled the buffer exactly, flush preemptively.
+		// The end of the input is no error. A buffer the input filled
+		// to the brim is written out now rather than at the next write.
 		if b.Available() == 0 {
 			err = b.Flush()
 		} else {

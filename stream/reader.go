@@ -129,9 +129,8 @@ func (b *Reader) Info() Info {
 // zero value of Reader initializes the buffer to bufio's default size (for
 // a reader that is not a descriptor). Calling b.Reset(b) does nothing.
 func (b *Reader) Reset(r io.Reader) {
-	// If a Reader r is passed to NewReader, NewReader will return r.
-	// Different layers of code may do that, and then later pass r
-	// to Reset. Avoid infinite recursion in that case.
+	// NewReader(b) returns b itself, so code may well call b.Reset(b):
+	// reading from itself would never end.
 	if b == r {
 		return
 	}

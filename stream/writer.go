@@ -110,9 +110,8 @@ func (b *Writer) Info() Info {
 // zero value of Writer initializes the buffer to bufio's default size (for
 // a writer that is not a descriptor). Calling w.Reset(w) does nothing.
 func (b *Writer) Reset(w io.Writer) {
-	// If a Writer w is passed to NewWriter, NewWriter will return w.
-	// Different layers of code may do that, and then later pass w
-	// to Reset. Avoid infinite recursion in that case.
+	// NewWriter(b) returns b itself, so code may well call b.Reset(b):
+	// writing to itself would never end.
 	if b == w {
 		return
 	}
@@ -129,7 +128,8 @@ func (b *Writer) Reset(w io.Writer) {
 	}
 }
 
-// Flush writes any buffered data to the underlying io.Writer.
+// Flush hands everything buffered to the underlying writer. After a
+// failure it returns the same error every time.
 func (b *Writer) Flush() error {
 	return b.flushN(b.n)
 }
@@ -169,10 +169,9 @@ func (b *Writer) Available() int {
 	return len(b.buf) - b.n
 }
 
-// AvailableBuffer returns an empty buffer with b.Available() capacity.
-// This buffer is intended to be appended to and
-// passed to an immediately succeeding Write call.
-// The buffer is only valid until the next write operation on b.
+// AvailableBuffer returns the free part of the buffer as an empty slice
+// of capacity Available(), to append to and pass straight to Write (which
+// then copies nothing). It is good only until the next write.
 func (b *Writer) AvailableBuffer() []byte {
 	if b.buf == nil && b.wr != nil {
 		b.init()
@@ -180,7 +179,7 @@ func (b *Writer) AvailableBuffer() []byte {
 	return b.buf[b.n:][:0]
 }
 
-// Buffered returns the number of bytes that have been written into the current buffer.
+// Buffered returns how many bytes are held, not yet written out.
 func (b *Writer) Buffered() int { return b.n }
 
 // writeDirect hands p to the underlying writer whole, as an unbuffered
@@ -211,13 +210,12 @@ func (b *Writer) writeDirect(p []byte) (nn int, err error) {
 	return nn, nil
 }
 
-// Write writes the contents of p into the buffer.
-// It returns the number of bytes written.
-// If nn < len(p), it also returns an error explaining
-// why the write is short.
-//
-// A line-buffered Writer then writes out everything through the last
-// newline of p; an unbuffered one hands p to the underlying writer at once.
+// Write takes p into the buffer, writing the buffer out whenever it fills
+// (a p at least as large as the free buffer goes out directly, uncopied,
+// when nothing is buffered). It returns how much of p it took; if not all,
+// the error says why. A line-buffered Writer then writes out everything
+// through the last newline of p; an unbuffered one hands p to the
+// underlying writer at once.
 func (b *Writer) Write(p []byte) (nn int, err error) {
 	// The common case first, small enough to be inlined into the caller:
 	// a fully buffered write that fits.
@@ -242,13 +240,14 @@ func (b *Writer) write(p []byte) (nn int, err error) {
 	return b.writeBlock(p)
 }
 
-// writeBlock is Write in full buffering: bufio's algorithm.
+// writeBlock is Write for a fully buffered Writer. While p does not fit
+// beside what is buffered, it goes straight to the underlying writer if
+// nothing is buffered, or else tops the buffer up and flushes it; the rest
+// is buffered. After an error nothing more is taken.
 func (b *Writer) writeBlock(p []byte) (nn int, err error) {
-	for len(p) > b.Available() && b.err == nil {
+	for b.err == nil && len(p) > b.Available() {
 		var n int
-		if b.Buffered() == 0 {
-			// Large write, empty buffer.
-			// Write directly from p to avoid copy.
+		if b.n == 0 {
 			b.s.calls.writes++
 			n, b.err = b.wr.Write(p)
 			if n < 0 {
@@ -265,13 +264,11 @@ func (b *Writer) writeBlock(p []byte) (nn int, err error) {
 	if b.err != nil {
 		return nn, b.err
 	}
-	n := copy(b.buf[b.n:], p)
-	b.n += n
-	nn += n
-	return nn, nil
+	b.n += copy(b.buf[b.n:], p)
+	return nn + len(p), nil
 }
 
-// WriteByte writes a single byte.
+// WriteByte writes one byte.
 func (b *Writer) WriteByte(c byte) error {
 	// The common case first: a fully buffered writer with room.
 	if b.err == nil && b.mode == FullyBuffered && b.n < len(b.buf) {
@@ -306,11 +303,10 @@ func (b *Writer) writeByteMode(c byte) error {
 	return err
 }
 
-// WriteRune writes a single Unicode code point, returning
-// the number of bytes written and any error.
+// WriteRune writes r UTF-8 encoded (an invalid r as U+FFFD) and returns
+// how many bytes that took.
 func (b *Writer) WriteRune(r rune) (size int, err error) {
-	// Compare as uint32 to correctly handle negative runes.
-	if uint32(r) < utf8.RuneSelf {
+	if uint32(r) < utf8.RuneSelf { // as uint32, so negative runes are not ASCII
 		err = b.WriteByte(byte(r))
 		if err != nil {
 			return 0, err
@@ -328,14 +324,12 @@ func (b *Writer) WriteRune(r rune) (size int, err error) {
 	if b.err != nil {
 		return 0, b.err
 	}
-	n := b.Available()
-	if n < utf8.UTFMax {
-		if b.Flush(); b.err != nil {
+	if b.Available() < utf8.UTFMax {
+		if b.Flush() != nil {
 			return 0, b.err
 		}
-		n = b.Available()
-		if n < utf8.UTFMax {
-			// Can only happen if buffer is silly small.
+		if b.Available() < utf8.UTFMax {
+			// A buffer of fewer than 4 bytes: let WriteString split it.
 			return b.WriteString(string(r))
 		}
 	}
@@ -344,10 +338,8 @@ func (b *Writer) WriteRune(r rune) (size int, err error) {
 	return size, nil
 }
 
-// WriteString writes a string.
-// It returns the number of bytes written.
-// If the count is less than len(s), it also returns an error explaining
-// why the write is short.
+// WriteString is Write for a string. A string that goes out directly goes
+// through the underlying writer's WriteString if it has one, uncopied.
 func (b *Writer) WriteString(s string) (int, error) {
 	if b.mode != FullyBuffered || b.buf == nil {
 		b.init()
@@ -388,22 +380,19 @@ func (b *Writer) writeDirectString(sw io.StringWriter, s string) (nn int, err er
 	return nn, nil
 }
 
-// writeBlockString is WriteString in full buffering: bufio's algorithm.
-func (b *Writer) writeBlockString(s string) (int, error) {
+// writeBlockString is writeBlock for a string. Whether the underlying
+// writer is an io.StringWriter is asked once, and only if a string is to
+// go out directly.
+func (b *Writer) writeBlockString(s string) (nn int, err error) {
 	var sw io.StringWriter
-	tryStringWriter := true
-
-	nn := 0
-	for len(s) > b.Available() && b.err == nil {
-		var n int
-		if b.Buffered() == 0 && sw == nil && tryStringWriter {
-			// Check at most once whether b.wr is a StringWriter.
-			sw, tryStringWriter = b.wr.(io.StringWriter)
+	asked, direct := false, false
+	for b.err == nil && len(s) > b.Available() {
+		if b.n == 0 && !asked {
+			sw, direct = b.wr.(io.StringWriter)
+			asked = true
 		}
-		if b.Buffered() == 0 && tryStringWriter {
-			// Large write, empty buffer, and the underlying writer supports
-			// WriteString: forward the write to the underlying StringWriter.
-			// This avoids an extra copy.
+		var n int
+		if b.n == 0 && direct {
 			b.s.calls.writes++
 			n, b.err = sw.WriteString(s)
 			if n < 0 {
@@ -420,20 +409,17 @@ func (b *Writer) writeBlockString(s string) (int, error) {
 	if b.err != nil {
 		return nn, b.err
 	}
-	n := copy(b.buf[b.n:], s)
-	b.n += n
-	nn += n
-	return nn, nil
+	b.n += copy(b.buf[b.n:], s)
+	return nn + len(s), nil
 }
 
-// ReadWriter stores pointers to a Reader and a Writer.
-// It implements io.ReadWriter.
+// ReadWriter joins a Reader and a Writer into an io.ReadWriter.
 type ReadWriter struct {
 	*Reader
 	*Writer
 }
 
-// NewReadWriter allocates a new ReadWriter that dispatches to r and w.
+// NewReadWriter returns a ReadWriter that reads from r and writes to w.
 func NewReadWriter(r *Reader, w *Writer) *ReadWriter {
 	return &ReadWriter{r, w}
 }
