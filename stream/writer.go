@@ -217,8 +217,8 @@ func (b *Writer) writeDirect(p []byte) (nn int, err error) {
 // through the last newline of p; an unbuffered one hands p to the
 // underlying writer at once.
 func (b *Writer) Write(p []byte) (nn int, err error) {
-	// The common case first, small enough to be inlined into the caller:
-	// a fully buffered write that fits.
+	// The common case first, before any call: a fully buffered write
+	// that fits. (Write is still too big for the compiler to inline.)
 	if b.err == nil && b.mode == FullyBuffered && len(p) <= len(b.buf)-b.n {
 		b.n += copy(b.buf[b.n:], p)
 		return len(p), nil

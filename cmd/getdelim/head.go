@@ -151,11 +151,22 @@ func (t *tool) copyRecords(in *input, n int64) (int64, error) {
 // returns the bytes copied.
 func (t *tool) loopRecords(in *input, n, limit int64) (written int64, err error) {
 	var line []byte
+	r, w, delim := in.r, t.out.w, t.cfg.delim
 	for i := int64(0); i < n && written < limit; i++ {
 		var rerr error
-		line, rerr = in.r.Getdelim(line[:0], t.cfg.delim)
+		line, rerr = r.Getdelim(line[:0], delim)
 		record := line[:min(int64(len(line)), limit-written)]
 		written += int64(len(record))
+		if rerr == nil && t.out.started {
+			// What pass does for a whole record once output has
+			// started, inline: the common case, without three calls.
+			if _, werr := w.Write(record); werr != nil {
+				if err := t.out.wrote(werr); err != nil {
+					return written, err
+				}
+			}
+			continue
+		}
 		if done, err := t.pass(in, record, rerr); done {
 			return written, err
 		}
