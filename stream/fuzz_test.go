@@ -2,6 +2,8 @@ package stream
 
 import (
 	"bytes"
+	"flag"
+	"os"
 	"slices"
 	"strings"
 	"testing"
@@ -19,6 +21,33 @@ const (
 	maxFuzzProg = 2048
 	maxFuzzData = 1 << 17
 )
+
+// fuzzMinimizeTime is the -fuzzminimizetime of these targets when none is
+// given.
+//
+// The fuzzing engine shrinks each input that reaches new code before adding
+// it to the corpus: it cuts the tail, drops single bytes, then every run of
+// bytes, a number of calls quadratic in the input's length, bounded only by
+// -fuzzminimizetime (60s by default). For a program of a few hundred bytes,
+// each call running it under bufio and stream, that can take the whole minute.
+// All that time the worker fuzzes nothing else and reports no executions,
+// and once both workers shrink such inputs a run shows "execs: N (0/sec)"
+// to its end, as if an input hung. A second keeps the cheap early passes
+// and leaves the time to fuzzing; a -fuzzminimizetime on the command line,
+// say 60s to shrink a failing input further, wins.
+const fuzzMinimizeTime = "1s"
+
+func TestMain(m *testing.M) {
+	flag.Parse()
+	given := false
+	flag.Visit(func(f *flag.Flag) { given = given || f.Name == "test.fuzzminimizetime" })
+	if !given {
+		if err := flag.Set("test.fuzzminimizetime", fuzzMinimizeTime); err != nil {
+			panic(err)
+		}
+	}
+	os.Exit(m.Run())
+}
 
 func fuzzProgs(f *testing.F, run func(pkgAPI, []byte, []byte) []event, seeds [][2][]byte) {
 	for _, s := range seeds {
