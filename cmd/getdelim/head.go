@@ -27,6 +27,20 @@ type input struct {
 	stdin bool
 }
 
+// remaining returns how many bytes are left to read from a regular file,
+// the buffered ones included; known is false for anything else.
+func (in *input) remaining() (n int64, known bool) {
+	st, err := in.f.Stat()
+	if err != nil || !st.Mode().IsRegular() {
+		return 0, false
+	}
+	off, err := in.f.Seek(0, io.SeekCurrent)
+	if err != nil {
+		return 0, false
+	}
+	return max(st.Size()-off, 0) + int64(in.r.Buffered()), true
+}
+
 // readError is the diagnostic for a failed read of in.
 func (in *input) readError(err error) error {
 	return fmt.Errorf("error reading %s: %s", quoteAlways(in.name), stream.ErrorText(err))
@@ -207,6 +221,9 @@ func (t *tool) copyBytes(in *input, n int64) (int64, error) {
 			} else if err != nil {
 				return 0, t.copied(in, err)
 			}
+		}
+		if remaining, known := in.remaining(); known && min(n, remaining) > 2*pipeSize {
+			growPipe(os.Stdout)
 		}
 		written, err := in.r.CopyBytes(t.out.w, n)
 		return written, t.copied(in, err)
