@@ -110,6 +110,9 @@ func (b *Reader) kernelCopyTo(w io.Writer, limit int64) (n int64, handled bool, 
 	if isWriter {
 		sw.s.calls.writes += c.writes
 		sw.s.calls.kernel += c.kernel
+		if err != nil {
+			sw.err = err // sticky, as after Writer.ReadFrom's kernel copy
+		}
 	}
 	return n, handled, err
 }

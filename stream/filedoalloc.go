@@ -84,14 +84,14 @@ func (p Policy) String() string {
 	switch {
 	case p > 0:
 		return strconv.Itoa(int(p))
-	case -int(p) < len(policyNames):
+	case p > -Policy(len(policyNames)):
 		return policyNames[-p]
 	}
 	return fmt.Sprintf("Policy(%d)", int(p))
 }
 
 // valid reports whether p is one of the named policies or a size.
-func (p Policy) valid() bool { return p > 0 || -int(p) < len(policyNames) }
+func (p Policy) valid() bool { return p > -Policy(len(policyNames)) }
 
 // ParsePolicy parses a policy name (blksize, bufsiz, coreutils, bufio or
 // default, in any case) or a size: a decimal byte count with an optional
@@ -217,6 +217,9 @@ type setup struct {
 // report returns the decision with the current call counts.
 func (s *setup) report() Info {
 	i := s.info
+	if !s.decided {
+		i.Fd = -1 // not 0, which would read as standard input
+	}
 	i.Reads, i.Writes, i.Kernel = s.calls.reads, s.calls.writes, s.calls.kernel
 	return i
 }

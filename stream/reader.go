@@ -55,9 +55,12 @@ func NewReader(rd io.Reader) *Reader {
 }
 
 // NewReaderPolicy returns a new Reader whose mode and size over a file
-// descriptor are decided by policy p at the first read. Over anything else
-// it is NewReader.
+// descriptor are decided by policy p at the first read (an invalid p is
+// taken as PolicyDefault). Over anything else it is NewReader.
 func NewReaderPolicy(rd io.Reader, p Policy) *Reader {
+	if !p.valid() {
+		p = PolicyDefault
+	}
 	return newReader(rd, p, 0)
 }
 
@@ -119,8 +122,12 @@ func (b *Reader) Size() int {
 // Info reports the Reader's mode, size, policy, the reason for them and
 // the calls it has made. It makes the decision if none was made yet.
 func (b *Reader) Info() Info {
-	b.Size()
-	return b.s.report()
+	size := b.Size()
+	i := b.s.report()
+	if b.s.decided {
+		i.Size = size // at least 16 bytes, or more if Setvbuf kept more unread
+	}
+	return i
 }
 
 // Reset discards any buffered data, resets all state, and switches the

@@ -188,6 +188,10 @@ func (s *Scanner) firstSize() int {
 
 // read is one Read on the underlying reader, by the stream's mode.
 func (s *Scanner) read(p []byte) (int, error) {
+	if !s.s.decided && isDescriptor(s.r) {
+		// A first buffer given by Buffer: firstSize did not decide.
+		s.s.decide(s.r, reading)
+	}
 	if s.s.decided && s.s.info.Mode != FullyBuffered {
 		flushStdoutBeforeRead()
 		if s.s.info.Mode == Unbuffered {

@@ -11,7 +11,8 @@ import (
 // The bytes buffered and not yet written are buf[0:n]. A Writer over a
 // descriptor has a nil buf until its first write; then doallocate
 // (filedoalloc.go) decides its mode and size. An unbuffered Writer
-// allocates a buffer only if AvailableBuffer or ReadFrom needs one.
+// allocates a buffer only if ReadFrom needs one (AvailableBuffer then
+// returns an empty slice of no capacity).
 //
 // If an error occurs writing to a Writer, no more data will be accepted
 // and all subsequent writes, and Flush, will return the error; the bytes
@@ -56,9 +57,12 @@ func NewWriter(w io.Writer) *Writer {
 }
 
 // NewWriterPolicy returns a new Writer whose mode and size over a file
-// descriptor are decided by policy p at the first write. Over anything
-// else it is NewWriter.
+// descriptor are decided by policy p at the first write (an invalid p is
+// taken as PolicyDefault). Over anything else it is NewWriter.
 func NewWriterPolicy(w io.Writer, p Policy) *Writer {
+	if !p.valid() {
+		p = PolicyDefault
+	}
 	return newWriter(w, p, 0)
 }
 
