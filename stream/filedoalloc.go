@@ -318,8 +318,7 @@ func (b *Reader) SetPolicy(p Policy) error {
 	}
 	b.s.policy = p
 	if b.s.decided {
-		b.s.decide(b.rd, reading)
-		b.mode = b.s.info.Mode
+		b.decide()
 		if b.buf != nil {
 			b.resize(b.bufSize())
 		}
@@ -345,8 +344,7 @@ func (b *Writer) SetPolicy(p Policy) error {
 		return err
 	}
 	b.s.policy = p
-	b.s.decide(b.wr, writing)
-	b.mode = b.s.info.Mode
+	b.decide()
 	if b.buf != nil && len(b.buf) != b.s.info.Size {
 		b.buf = nil
 		b.init()

@@ -79,11 +79,17 @@ func (b *Reader) allocEager() {
 	}
 }
 
+// decide is doallocate's decision for the Reader (an fstat), with mode,
+// the copy of it that fill checks, kept in step.
+func (b *Reader) decide() {
+	b.s.decide(b.rd, reading)
+	b.mode = b.s.info.Mode
+}
+
 // init is doallocate for a Reader: decide, then allocate.
 func (b *Reader) init() {
 	if !b.s.decided {
-		b.s.decide(b.rd, reading)
-		b.mode = b.s.info.Mode
+		b.decide()
 	}
 	b.buf = make([]byte, b.bufSize())
 }
@@ -111,8 +117,7 @@ func (b *Reader) resize(size int) {
 func (b *Reader) Size() int {
 	if b.buf == nil && b.rd != nil {
 		if !b.s.decided {
-			b.s.decide(b.rd, reading)
-			b.mode = b.s.info.Mode
+			b.decide()
 		}
 		return b.bufSize()
 	}
@@ -145,8 +150,7 @@ func (b *Reader) Reset(r io.Reader) {
 	old := b.buf
 	*b = Reader{rd: r, lastByte: -1, lastRuneSize: -1, s: s}
 	if !isDescriptor(r) {
-		b.s.decide(r, reading)
-		b.mode = b.s.info.Mode
+		b.decide()
 		if len(old) == b.bufSize() {
 			b.buf = old
 		} else {

@@ -75,12 +75,18 @@ func newWriter(w io.Writer, p Policy, size int) *Writer {
 	return b
 }
 
+// decide is doallocate's decision for the Writer (an fstat), with mode,
+// the copy of it that every write checks, kept in step.
+func (b *Writer) decide() {
+	b.s.decide(b.wr, writing)
+	b.mode = b.s.info.Mode
+}
+
 // init is doallocate for a Writer: decide, then allocate unless the
 // writer is unbuffered.
 func (b *Writer) init() {
 	if !b.s.decided {
-		b.s.decide(b.wr, writing)
-		b.mode = b.s.info.Mode
+		b.decide()
 	}
 	if b.buf == nil && b.mode != Unbuffered {
 		b.buf = make([]byte, b.s.info.Size)
@@ -93,8 +99,7 @@ func (b *Writer) init() {
 func (b *Writer) Size() int {
 	if b.buf == nil && b.wr != nil {
 		if !b.s.decided {
-			b.s.decide(b.wr, writing)
-			b.mode = b.s.info.Mode
+			b.decide()
 		}
 		return b.s.info.Size
 	}
@@ -123,8 +128,7 @@ func (b *Writer) Reset(w io.Writer) {
 	old := b.buf
 	*b = Writer{wr: w, s: s}
 	if !isDescriptor(w) {
-		b.s.decide(w, writing)
-		b.mode = b.s.info.Mode
+		b.decide()
 		if b.mode != Unbuffered && len(old) == b.s.info.Size {
 			b.buf = old // reused: init allocates only when there is none
 		}
