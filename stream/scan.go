@@ -82,7 +82,14 @@ func (s *Scanner) Scan() bool {
 	if s.done {
 		return false
 	}
-	s.scanCalled = true
+	if !s.scanCalled {
+		s.scanCalled = true
+		// The first I/O: a descriptor's mode and size are decided now,
+		// whether or not Buffer supplied the first buffer.
+		if isDescriptor(s.r) {
+			s.s.decide(s.r, reading)
+		}
+	}
 	for {
 		// Offer the split function what is buffered; once the input has
 		// ended it is asked even with nothing, for a last (empty) token.
@@ -177,21 +184,14 @@ func (s *Scanner) Scan() bool {
 // firstSize is the size of the first buffer: bufio's 4096, or for a
 // descriptor the policy's size.
 func (s *Scanner) firstSize() int {
-	if !isDescriptor(s.r) {
-		return startBufSize
-	}
 	if !s.s.decided {
-		s.s.decide(s.r, reading)
+		return startBufSize
 	}
 	return max(s.s.info.Size, minReadBufferSize)
 }
 
 // read is one Read on the underlying reader, by the stream's mode.
 func (s *Scanner) read(p []byte) (int, error) {
-	if !s.s.decided && isDescriptor(s.r) {
-		// A first buffer given by Buffer: firstSize did not decide.
-		s.s.decide(s.r, reading)
-	}
 	if s.s.decided && s.s.info.Mode != FullyBuffered {
 		flushStdoutBeforeRead()
 		if s.s.info.Mode == Unbuffered {
