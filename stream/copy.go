@@ -2,10 +2,7 @@ package stream
 
 import (
 	"bytes"
-	"errors"
 	"io"
-	"os"
-	"syscall"
 )
 
 // WriteTo implements io.WriterTo. It writes the buffered bytes, then the
@@ -104,7 +101,6 @@ func (b *Reader) kernelCopyTo(w io.Writer, limit int64) (n int64, handled bool, 
 	// (if w is one); each end counts the kernel calls.
 	var c counters
 	n, handled, err = kernelCopy(dst, b.rd, limit, &c)
-	sigpipeOnEPIPE(dst, err)
 	b.s.calls.reads += c.reads
 	b.s.calls.kernel += c.kernel
 	if isWriter {
@@ -135,7 +131,6 @@ func (b *Writer) ReadFrom(r io.Reader) (n int64, err error) {
 		}
 		var c counters
 		m, handled, err := kernelCopy(b.wr, r, -1, &c)
-		sigpipeOnEPIPE(b.wr, err)
 		b.s.calls.writes += c.writes
 		b.s.calls.kernel += c.kernel
 		if handled {
@@ -315,18 +310,4 @@ func runEnd(chunk []byte, delim byte, want int64) (end int, records int64) {
 		records++
 	}
 	return end, records
-}
-
-// sigpipeOnEPIPE gives a kernel copy's EPIPE the consequence a write
-// through *os.File has: on standard output or standard error the Go
-// runtime then kills the program with SIGPIPE, as a C program dies (see
-// os/signal). os.File does this inside its Write, which the kernel copy
-// bypassed; one more write of one byte through the file hands the runtime
-// the EPIPE it acts on. The byte cannot be delivered: a pipe or socket
-// that has lost its reader never gets one back. On other descriptors the
-// write just fails again and the copy's error is returned as it was.
-func sigpipeOnEPIPE(dst io.Writer, err error) {
-	if f, ok := dst.(*os.File); ok && errors.Is(err, syscall.EPIPE) {
-		f.Write([]byte{'\n'})
-	}
 }

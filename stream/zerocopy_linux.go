@@ -4,6 +4,7 @@ package stream
 
 import (
 	"cmp"
+	"errors"
 	"io"
 	"os"
 	"syscall"
@@ -22,7 +23,9 @@ import (
 // descriptor is taken as a promise that the descriptor's bytes are the
 // value's bytes, as package net's splice and sendfile take it.
 func kernelCopy(dst io.Writer, src io.Reader, limit int64, c *counters) (written int64, handled bool, err error) {
-	return zeroCopy(linuxSys{}, dst, src, limit, c)
+	written, handled, err = zeroCopy(linuxSys{}, dst, src, limit, c)
+	sigpipeOnEPIPE(dst, err)
+	return written, handled, err
 }
 
 // linuxSys is the kernelSys that makes the system calls.
@@ -478,5 +481,19 @@ func (t *transfer) rescue(pr, n int) {
 		if err != nil {
 			return
 		}
+	}
+}
+
+// sigpipeOnEPIPE gives a kernel copy's EPIPE the consequence a write
+// through *os.File has: on standard output or standard error the Go
+// runtime then kills the program with SIGPIPE, as a C program dies (see
+// os/signal). os.File does this inside its Write, which the kernel copy
+// bypassed; one more write of one byte through the file hands the runtime
+// the EPIPE it acts on. The byte cannot be delivered: a pipe or socket
+// that has lost its reader never gets one back. On other descriptors the
+// write just fails again and the copy's error is returned as it was.
+func sigpipeOnEPIPE(dst io.Writer, err error) {
+	if f, ok := dst.(*os.File); ok && errors.Is(err, syscall.EPIPE) {
+		f.Write([]byte{'\n'})
 	}
 }

@@ -5,8 +5,6 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"os"
-	"syscall"
 
 	"github.com/stdiobuf/stdiobuf/stream"
 )
@@ -90,25 +88,15 @@ func (o *output) wrote(err error) error {
 		}
 	}
 	o.started = true
-	switch {
-	case err == nil, o.deferred:
+	// A broken pipe gets here only with SIGPIPE ignored: a write through
+	// *os.File, and stream's kernel copies, end the program by SIGPIPE
+	// first. Ignored, EPIPE is a write error, as it is to head.
+	if err == nil || o.deferred {
 		// After a failed flush the error stays with the Writer; exit
 		// reports it as close_stdout does.
 		return nil
-	case errors.Is(err, syscall.EPIPE):
-		dieOfBrokenPipe()
 	}
 	return &writeError{err}
-}
-
-// dieOfBrokenPipe ends the program as a broken standard output ends any
-// Go program (and a C one): killed by SIGPIPE. A write through *os.File
-// does this by itself; a copy made in the kernel (sendfile, splice) only
-// gets EPIPE back, so one more write through os.Stdout hands the
-// runtime the EPIPE it acts on. It returns only if that write succeeds,
-// which it cannot on a pipe with no reader left.
-func dieOfBrokenPipe() {
-	os.Stdout.Write([]byte{'\n'})
 }
 
 // isReadError tells whether err, returned by a copy from an input to
