@@ -89,14 +89,16 @@ func TestMergeOverlay(t *testing.T) {
 	}
 }
 
-// stdiobufBin is the command built once for the tests that run it.
-var stdiobufBin string
+// stdiobufBin is the command built once for the tests that run it, in
+// testDir, which the tests' builds share.
+var stdiobufBin, testDir string
 
 func TestMain(m *testing.M) {
 	dir, err := os.MkdirTemp("", "stdiobuf-test-")
 	if err != nil {
 		panic(err)
 	}
+	testDir = dir
 	bin := filepath.Join(dir, "stdiobuf")
 	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err == nil {
 		stdiobufBin = bin
