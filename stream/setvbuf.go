@@ -55,7 +55,6 @@ func (b *Reader) Setvbuf(mode Mode, size int) error {
 		return err
 	}
 	b.s.setvbuf(b.rd, reading, mode, size)
-	b.mode = b.s.info.Mode
 	if b.buf != nil {
 		b.resize(b.bufSize())
 	}
@@ -76,7 +75,6 @@ func (b *Writer) Setvbuf(mode Mode, size int) error {
 		return err
 	}
 	b.s.setvbuf(b.wr, writing, mode, size)
-	b.mode = b.s.info.Mode
 	if b.buf != nil && len(b.buf) != b.s.info.Size {
 		b.buf = make([]byte, b.s.info.Size)
 	}
@@ -92,5 +90,5 @@ func (s *setup) setvbuf(u any, dir direction, mode Mode, size int) {
 		s.decide(u, dir)
 		return
 	}
-	s.applyVbuf()
+	s.apply()
 }

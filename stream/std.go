@@ -212,7 +212,7 @@ func flushStdoutBeforeRead() {
 		return
 	}
 	defer Stdout.mu.Unlock()
-	if w := Stdout.w; w.mode == LineBuffered && w.n > 0 {
+	if w := Stdout.w; w.s.mode == LineBuffered && w.n > 0 {
 		w.Flush()
 	}
 }
