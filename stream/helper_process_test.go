@@ -303,7 +303,7 @@ func helperEnviron(extra []string) []string {
 	var env []string
 	for _, kv := range os.Environ() {
 		name, _, _ := strings.Cut(kv, "=")
-		if name == stream.PolicyEnv || name == helperEnv || strings.HasPrefix(name, "_STDBUF_") {
+		if name == policyEnv || name == helperEnv || strings.HasPrefix(name, "_STDBUF_") {
 			continue
 		}
 		env = append(env, kv)

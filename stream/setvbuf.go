@@ -1,6 +1,6 @@
 package stream
 
-import "fmt"
+import "strconv"
 
 // Mode is a stream's buffering mode, as setvbuf(3) takes it.
 type Mode int
@@ -28,16 +28,16 @@ func (m Mode) String() string {
 	case Unbuffered:
 		return "none"
 	}
-	return fmt.Sprintf("Mode(%d)", int(m))
+	return "Mode(" + strconv.Itoa(int(m)) + ")"
 }
 
 // checkVbuf validates Setvbuf's arguments.
 func checkVbuf(mode Mode, size int) error {
 	if mode != FullyBuffered && mode != LineBuffered && mode != Unbuffered {
-		return fmt.Errorf("%w: %d", ErrInvalidMode, int(mode))
+		return &detailError{ErrInvalidMode, strconv.Itoa(int(mode))}
 	}
 	if size < 0 {
-		return fmt.Errorf("%w: %d", ErrInvalidSize, size)
+		return &detailError{ErrInvalidSize, strconv.Itoa(size)}
 	}
 	return nil
 }

@@ -2,10 +2,8 @@ package stream
 
 import (
 	"errors"
-	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"sync"
 	"syscall"
 )
@@ -232,21 +230,21 @@ func Flush() error {
 //
 //	PROG: write error: No space left on device
 //
-// and exits with status 1 instead. PROG is the base name of os.Args[0].
+// and exits with status 1 instead. PROG is os.Args[0] as given, as GNU
+// tools print their name.
 func Exit(code int) {
 	if err := Stdout.Flush(); err != nil {
 		Stderr.Flush()
-		fmt.Fprintf(os.Stderr, "%s: write error: %s\n", filepath.Base(os.Args[0]), ErrorText(err))
+		os.Stderr.WriteString(os.Args[0] + ": write error: " + errnoText(err) + "\n")
 		os.Exit(1)
 	}
 	Stderr.Flush()
 	os.Exit(code)
 }
 
-// ErrorText returns the text strerror(3) gives for the system error inside
+// errnoText returns the text strerror(3) gives for the system error inside
 // err ("No space left on device"), or err's own text if it holds none.
-// GNU tools print this after their message.
-func ErrorText(err error) string {
+func errnoText(err error) string {
 	var errno syscall.Errno
 	if !errors.As(err, &errno) {
 		return err.Error()

@@ -5,7 +5,6 @@ package stream_test
 import (
 	"io"
 	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -110,7 +109,7 @@ func openDevFull(t *testing.T) *os.File {
 
 func TestStdExit(t *testing.T) {
 	t.Parallel()
-	prog := filepath.Base(os.Args[0])
+	prog := os.Args[0] // as given, as GNU tools print it
 	enospc := prog + ": write error: No space left on device\n"
 	tests := []struct {
 		name       string
