@@ -270,7 +270,8 @@ type helperRun struct {
 	stdin io.Reader // nil: /dev/null
 	// stdout is descriptor 1; nil: a pipe read into helperResult.stdout.
 	stdout io.Writer
-	exit   int  // the exit status the child must end with
+	stderr io.Writer // descriptor 2; nil: a pipe read into helperResult.stderr
+	exit   int       // the exit status the child must end with
 	trace  bool // run under strace, if it is installed
 }
 
@@ -341,7 +342,10 @@ func (h helperRun) start(t *testing.T) *helperProc {
 	if h.stdout == nil {
 		p.cmd.Stdout = &p.stdout
 	}
-	p.cmd.Stderr = &p.stderr
+	p.cmd.Stderr = h.stderr
+	if h.stderr == nil {
+		p.cmd.Stderr = &p.stderr
+	}
 	p.cmd.ExtraFiles = []*os.File{report}
 	if err := p.cmd.Start(); err != nil {
 		t.Fatalf("starting the helper: %v", err)

@@ -198,6 +198,21 @@ func TestStdFlush(t *testing.T) {
 	}
 }
 
+// TestStdFlushJoinsErrors: when both Stdout and Stderr fail, Flush
+// returns both errors, Stdout's first, joined as errors.Join joins them.
+func TestStdFlushJoinsErrors(t *testing.T) {
+	t.Parallel()
+	h := helperRun{
+		ops: []string{"out=o", "err=e", "flush", "osexit=0"},
+		env: []string{"STDIOBUF_POLICY=bufio"}, // a buffered stderr
+	}
+	h.stdout, h.stderr = openDevFull(t), openDevFull(t)
+	res := h.run(t)
+	if diff := cmp.Diff([]string{"flush: write /dev/stdout: no space left on device\nwrite /dev/stderr: no space left on device"}, res.report.Errs); diff != "" {
+		t.Errorf("errors (-want +got):\n%s", diff)
+	}
+}
+
 // TestStdConcurrentStdout has goroutines write records to Stdout at once,
 // some one Write a record, some several under Stdout.Lock: every record
 // must come out whole, each goroutine's in order. Under -race the child is
