@@ -272,7 +272,7 @@ type helperRun struct {
 	stdout io.Writer
 	stderr io.Writer // descriptor 2; nil: a pipe read into helperResult.stderr
 	exit   int       // the exit status the child must end with
-	trace  bool // run under strace, if it is installed
+	trace  bool      // run under strace, if it is installed
 }
 
 // helperResult is what a run of the child left.
