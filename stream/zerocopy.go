@@ -46,7 +46,8 @@ type kernelSys interface {
 	// sendfile moves up to n bytes from the file src to dst.
 	sendfile(dst, src, n int) (int, error)
 	// splice moves up to n bytes from src to dst; one of them is a pipe.
-	splice(dst, src, n int) (int, error)
+	// flags are splice(2)'s: spliceMove, spliceNonblock.
+	splice(dst, src, n, flags int) (int, error)
 	// pipe makes the intermediate pipe for splicing between two
 	// descriptors neither of which is a pipe: non-blocking, close-on-exec,
 	// and as large as the system lets it be.

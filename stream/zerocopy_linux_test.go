@@ -54,6 +54,15 @@ type faultySys struct {
 	eagain int // calls that failed with EAGAIN
 	piped  bool
 	pipeR  int // the intermediate pipe's read end, if piped
+	pipeW  int // and its write end
+	flags  []spliceCall
+}
+
+// spliceCall is the flags of one splice call, and whether it went into or
+// out of the intermediate pipe.
+type spliceCall struct {
+	viaPipe bool
+	flags   int
 }
 
 // inject makes call, a call to move up to n bytes, or fails it. take says
@@ -91,8 +100,9 @@ func (f *faultySys) sendfile(dst, src, n int) (int, error) {
 	return f.inject("sendfile", n, true, func(n int) (int, error) { return f.linuxSys.sendfile(dst, src, n) })
 }
 
-func (f *faultySys) splice(dst, src, n int) (int, error) {
-	return f.inject("splice", n, !f.piped || src != f.pipeR, func(n int) (int, error) { return f.linuxSys.splice(dst, src, n) })
+func (f *faultySys) splice(dst, src, n, flags int) (int, error) {
+	f.flags = append(f.flags, spliceCall{viaPipe: f.piped && (src == f.pipeR || dst == f.pipeW), flags: flags})
+	return f.inject("splice", n, !f.piped || src != f.pipeR, func(n int) (int, error) { return f.linuxSys.splice(dst, src, n, flags) })
 }
 
 func (f *faultySys) pipe() (r, w int, err error) {
@@ -101,7 +111,7 @@ func (f *faultySys) pipe() (r, w int, err error) {
 		return -1, -1, f.pipeErr
 	}
 	r, w, err = f.linuxSys.pipe()
-	f.piped, f.pipeR = err == nil, r
+	f.piped, f.pipeR, f.pipeW = err == nil, r, w
 	return r, w, err
 }
 
