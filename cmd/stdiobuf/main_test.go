@@ -202,7 +202,7 @@ func TestBadInput(t *testing.T) {
 		{"bufio API stream lacks", []string{"PATH=" + fakeGo(t, "if [ \"$1\" = env ]; then echo "+fake+"; echo go1.99.1; exit 0; fi\nexit 9\n")}, []string{"build", "."},
 			1, "stdiobuf: bufio API mismatch: go1.99.1's bufio has ScanSentences (func([]byte, bool) (int, []byte, error)), which stream lacks", true},
 		{"unwritable cache", cacheEnv(filepath.Join(notDir, "cache")), []string{"build", "."},
-			1, "stdiobuf: cache directory: mkdir " + filepath.Join(notDir, "cache"), true},
+			1, "stdiobuf: cache directory: mkdir " + notDir + ": not a directory", true},
 		{"flag go rejects", nil, []string{"build", "-notaflag", "."},
 			2, "flag provided but not defined: -notaflag", false},
 		{"unknown command", nil, []string{"frobnicate"},
@@ -211,10 +211,9 @@ func TestBadInput(t *testing.T) {
 			1, "replaces " + filepath.Join(strings.TrimSpace(string(goroot)), "src", "bufio", "bufio.go") + ", which stdiobuf's overlay replaces", true},
 	}
 	writeOverlay(t, filepath.Join(fake, "o.json"), map[string]string{filepath.Join(strings.TrimSpace(string(goroot)), "src", "bufio", "bufio.go"): ""})
-	shared := t.TempDir() // one cache for the tests that get as far as an overlay
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			env := append(cacheEnv(shared), tt.env...)
+			env := append(testCacheEnv(), tt.env...)
 			_, stderr, code := runStdiobuf(t, t.TempDir(), env, tt.args...)
 			if code != tt.wantCode {
 				t.Errorf("exit status %d, want %d; stderr:\n%s", code, tt.wantCode, stderr)
@@ -226,12 +225,13 @@ func TestBadInput(t *testing.T) {
 		})
 	}
 	// Nothing partial was left in the cache by the failures.
-	entries, err = os.ReadDir(filepath.Join(shared, "stdiobuf"))
+	shared := filepath.Join(testDir, "cache", "stdiobuf")
+	entries, err = os.ReadDir(shared)
 	if err != nil && !os.IsNotExist(err) {
 		t.Fatal(err)
 	}
 	for _, e := range entries {
-		if _, err := os.Stat(filepath.Join(shared, "stdiobuf", e.Name(), "overlay.json")); err != nil {
+		if _, err := os.Stat(filepath.Join(shared, e.Name(), "overlay.json")); err != nil {
 			t.Errorf("cache entry %s has no overlay.json: a partial overlay", e.Name())
 		}
 	}
