@@ -897,3 +897,55 @@ func TestKernelCopyWaits(t *testing.T) {
 		})
 	}
 }
+
+// TestKernelCopySpliceFlags: every splice into or out of the package's
+// own intermediate pipe passes SPLICE_F_NONBLOCK, since kernels before 5.1
+// ignore the pipe's O_NONBLOCK and would wait for good; a splice straight
+// between the caller's descriptors leaves blocking to their own flags.
+func TestKernelCopySpliceFlags(t *testing.T) {
+	data := zcData()
+	socketSrc := func(t *testing.T) io.Reader {
+		c, peer := zcSocketPair(t)
+		zcFeed(t, peer, data)
+		return c
+	}
+	tests := []struct {
+		name string
+		dst  func(t *testing.T) (io.Writer, func() []byte)
+		want []spliceCall // the distinct calls, in the order first made
+	}{
+		{"socket-to-socket", func(t *testing.T) (io.Writer, func() []byte) {
+			c, peer := zcSocketPair(t)
+			wait := zcDrain(t, peer)
+			return c, func() []byte { c.Close(); return wait() }
+		}, []spliceCall{{viaPipe: true, flags: unix.SPLICE_F_MOVE | unix.SPLICE_F_NONBLOCK}}},
+		{"socket-to-pipe", func(t *testing.T) (io.Writer, func() []byte) {
+			r, w := zcPipe(t, false)
+			wait := zcDrain(t, r)
+			return w, func() []byte { w.Close(); return wait() }
+		}, []spliceCall{{viaPipe: false, flags: unix.SPLICE_F_MOVE}}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			src := socketSrc(t)
+			dst, got := tt.dst(t)
+			sys := &faultySys{}
+			n, handled, err := zeroCopy(sys, dst, src, -1, new(counters))
+			if n != zcSize || !handled || err != nil {
+				t.Fatalf("zeroCopy = %d, %v, %v; want %d, true, nil", n, handled, err, zcSize)
+			}
+			if sum := zcSum(got()); sum != zcSum(data) {
+				t.Errorf("the destination got other bytes than the source's")
+			}
+			var distinct []spliceCall
+			for _, c := range sys.flags {
+				if !slices.Contains(distinct, c) {
+					distinct = append(distinct, c)
+				}
+			}
+			if diff := cmp.Diff(tt.want, distinct, cmp.AllowUnexported(spliceCall{})); diff != "" {
+				t.Errorf("splice calls (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
