@@ -471,6 +471,13 @@ func testKernelCopyPair(t *testing.T, data []byte, src testSource, dst testDest,
 	sys := run.sys()
 	var c counters
 	n, handled, err := zeroCopy(sys, w, r, limit, &c)
+	// Info's counts: each kernel call once, and no read(2) or write(2),
+	// but for the Writes that rescue bytes left in the intermediate pipe
+	// when the splice out of it failed.
+	rescued := sys.piped && run.faultK > 0
+	if c.kernel != int64(sys.calls) || c.reads != 0 || (c.writes != 0 && !rescued) {
+		t.Errorf("counters %+v after %d kernel calls; want kernel=%d, no reads, no writes", c, sys.calls, sys.calls)
+	}
 	if !handled {
 		// The caller's part: copy in user space.
 		if n != 0 || sys.moved != 0 {
@@ -532,7 +539,7 @@ func testKernelCopyPair(t *testing.T, data []byte, src testSource, dst testDest,
 	}
 
 	if handled && n > 0 {
-		if c.kernel == 0 || c.reads == 0 || c.writes == 0 {
+		if c.kernel == 0 {
 			t.Errorf("counters %+v: a kernel copy that moved bytes counted no calls", c)
 		}
 		if run.name == "all" {
