@@ -206,18 +206,11 @@ type transfer struct {
 	err      error
 }
 
-// count records one call: whether it took from the source and whether it
-// handed to the destination.
-func (t *transfer) count(read, write bool) {
-	if t.c == nil {
-		return
-	}
-	t.c.kernel++
-	if read {
-		t.c.reads++
-	}
-	if write {
-		t.c.writes++
+// count records one kernel copy call. It is no read(2) or write(2), so
+// Info's Reads and Writes do not count it.
+func (t *transfer) count() {
+	if t.c != nil {
+		t.c.kernel++
 	}
 }
 
@@ -285,7 +278,7 @@ func (t *transfer) direct(name string, call func(dst, src, n int) (int, error)) 
 	t.run(func(sfd, dfd int) next {
 		for t.src.remain > 0 {
 			n, err := call(dfd, sfd, int(min(t.src.remain, maxRound)))
-			t.count(true, true)
+			t.count()
 			n, nx := t.outcome(name, n, err, sfd, dfd)
 			if nx != again {
 				return nx
@@ -315,7 +308,7 @@ func (t *transfer) throughPipe() {
 			// it takes spliced bytes at all (EAGAIN: it does) before a
 			// byte is taken from the source.
 			_, err := t.sys.splice(dfd, pr, 1, pipeFlags)
-			t.count(false, true)
+			t.count()
 			switch err {
 			case syscall.EINTR:
 			case syscall.EAGAIN, nil:
@@ -329,7 +322,7 @@ func (t *transfer) throughPipe() {
 		for inPipe > 0 || t.src.remain > 0 {
 			if inPipe == 0 {
 				n, err := t.sys.splice(pw, sfd, int(min(t.src.remain, maxRound)), pipeFlags)
-				t.count(true, false)
+				t.count()
 				n, nx := t.outcome("splice", n, err, sfd, pw)
 				if nx != again {
 					return nx
@@ -339,7 +332,7 @@ func (t *transfer) throughPipe() {
 				continue
 			}
 			n, err := t.sys.splice(dfd, pr, inPipe, pipeFlags)
-			t.count(false, true)
+			t.count()
 			n, nx := t.outcome("splice", n, err, pr, dfd)
 			if nx != again {
 				return nx
