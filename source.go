@@ -10,10 +10,10 @@ import (
 	"io/fs"
 )
 
-// The test files are embedded too (a pattern cannot leave them out); the
-// generator ignores them.
+// The test files and internal/stdseam's doc.go are embedded too (a
+// pattern cannot leave them out); the generator ignores them.
 //
-//go:embed stream/*.go
+//go:embed stream/*.go internal/stdseam/*.go
 var source embed.FS
 
 // Source returns stream's source files under stream/ and the std twins of

@@ -303,7 +303,7 @@ func TestGenerateBadSource(t *testing.T) {
 		{"twin without std tag", fstest.MapFS{
 			"stream/sys_linux.go":           {Data: []byte("package stream\n\nimport _ \"golang.org/x/sys/unix\"\n")},
 			"internal/stdseam/sys_linux.go": {Data: []byte("//go:build linux\n\npackage bufio\n")}},
-			"internal/stdseam/sys_linux.go: first line is not //go:build stdiobuf_std && ..."},
+			"stream/sys_linux.go imports golang.org/x/sys/unix and has no std twin in internal/stdseam"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -86,9 +86,11 @@ func transform(files map[string][]byte, std *pkgFiles) (map[string][]byte, error
 		if path.Dir(name) != seamDir {
 			continue
 		}
+		// A twin starts with its std-only constraint; any other file
+		// (the directory's doc.go) is not part of the generated bufio.
 		first, rest, _ := strings.Cut(string(b), "\n")
 		if !strings.HasPrefix(first, "//go:build "+stdTag) {
-			return nil, fmt.Errorf("%w: %s: first line is not //go:build %s...", ErrSource, name, stdTag)
+			continue
 		}
 		twin := "//go:build " + strings.TrimPrefix(first, "//go:build "+stdTag) + "\n" + rest
 		gen[path.Base(name)] = []byte(header(name) + twin)
