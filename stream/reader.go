@@ -18,6 +18,11 @@ const maxConsecutiveEmptyReads = 100
 // descriptor has a nil buf until its first operation that needs one; then
 // doallocate (filedoalloc.go) decides its mode and size.
 //
+// A Reader reads ahead by up to its buffer size. Over a descriptor that
+// others read after it (a shell group, a child process) the offset is
+// left that far past the last byte returned; Sync gives those bytes back
+// (see the package documentation).
+//
 // A Reader is not safe for use by several goroutines at once; Stdin is.
 type Reader struct {
 	buf          []byte
