@@ -29,6 +29,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/stdiobuf/stdiobuf/internal/getopt"
 	"github.com/stdiobuf/stdiobuf/stream"
 )
 
@@ -55,7 +56,7 @@ func run(prog string, args []string, lookupEnv func(string) (string, bool)) (sta
 		// Straight to the descriptor: stream.Stderr would first read a bad
 		// STDIOBUF_POLICY and warn about it in its own words.
 		fmt.Fprintf(os.Stderr, "%s: %s\n", prog, err)
-		var ue *usageError
+		var ue *getopt.UsageError
 		if errors.As(err, &ue) {
 			fmt.Fprintf(os.Stderr, "Try '%s --help' for more information.\n", prog)
 		}

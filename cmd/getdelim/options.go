@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/stdiobuf/stdiobuf/internal/getopt"
 	"github.com/stdiobuf/stdiobuf/stream"
 )
 
@@ -49,23 +50,23 @@ const shortOptions = "c:n:qvz0123456789d:"
 
 // headLongOptions are GNU head's long options, in head's order, which is
 // the order glibc lists them in when an abbreviation is ambiguous.
-var headLongOptions = []longOption{
-	{"bytes", requiredArgument, "c"},
-	{"lines", requiredArgument, "n"},
-	{"-presume-input-pipe", noArgument, "presume-input-pipe"},
-	{"quiet", noArgument, "q"},
-	{"silent", noArgument, "q"},
-	{"verbose", noArgument, "v"},
-	{"zero-terminated", noArgument, "z"},
-	{"help", noArgument, "help"},
-	{"version", noArgument, "version"},
+var headLongOptions = []getopt.Option{
+	{Name: "bytes", Arg: getopt.RequiredArgument, Key: "c"},
+	{Name: "lines", Arg: getopt.RequiredArgument, Key: "n"},
+	{Name: "-presume-input-pipe", Arg: getopt.NoArgument, Key: "presume-input-pipe"},
+	{Name: "quiet", Arg: getopt.NoArgument, Key: "q"},
+	{Name: "silent", Arg: getopt.NoArgument, Key: "q"},
+	{Name: "verbose", Arg: getopt.NoArgument, Key: "v"},
+	{Name: "zero-terminated", Arg: getopt.NoArgument, Key: "z"},
+	{Name: "help", Arg: getopt.NoArgument, Key: "help"},
+	{Name: "version", Arg: getopt.NoArgument, Key: "version"},
 }
 
 // extraLongOptions are this tool's own long options.
-var extraLongOptions = []longOption{
-	{"loop", noArgument, "loop"},
-	{"policy", requiredArgument, "policy"},
-	{"stats", noArgument, "stats"},
+var extraLongOptions = []getopt.Option{
+	{Name: "loop", Arg: getopt.NoArgument, Key: "loop"},
+	{Name: "policy", Arg: getopt.RequiredArgument, Key: "policy"},
+	{Name: "stats", Arg: getopt.NoArgument, Key: "stats"},
 }
 
 // parseArgs parses the arguments after the program name as GNU head's
@@ -81,8 +82,8 @@ func parseArgs(args []string, lookupEnv func(string) (string, bool)) (config, ac
 		args = args[1:]
 	}
 	_, posix := lookupEnv("POSIXLY_CORRECT")
-	s := optionScanner{shorts: shortOptions, longs: headLongOptions, extras: extraLongOptions, inOrder: posix}
-	events, operands, scanErr := s.scan(args)
+	s := getopt.Scanner{Shorts: shortOptions, Longs: headLongOptions, Extras: extraLongOptions, InOrder: posix}
+	events, operands, scanErr := s.Scan(args)
 	for _, ev := range events {
 		act, err := cfg.apply(ev)
 		if err != nil || act != actionRun {
@@ -126,9 +127,9 @@ func (cfg *config) obsoleteCount(arg string) error {
 		case 'l':
 			cfg.lines = true
 		case 'q', 'v', 'z':
-			cfg.apply(optionEvent{key: string(c)}) // as the options of those names
+			cfg.apply(getopt.Event{Key: string(c)}) // as the options of those names
 		default:
-			return &usageError{fmt.Sprintf("invalid trailing option -- %c", c)}
+			return &getopt.UsageError{Msg: fmt.Sprintf("invalid trailing option -- %c", c)}
 		}
 	}
 	n, err := parseCount(number+multiplier, cfg.lines)
@@ -137,11 +138,11 @@ func (cfg *config) obsoleteCount(arg string) error {
 }
 
 // apply applies one option.
-func (cfg *config) apply(ev optionEvent) (action, error) {
-	switch ev.key {
+func (cfg *config) apply(ev getopt.Event) (action, error) {
+	switch ev.Key {
 	case "c", "n":
-		cfg.lines = ev.key == "n"
-		arg, elide := strings.CutPrefix(ev.arg, "-")
+		cfg.lines = ev.Key == "n"
+		arg, elide := strings.CutPrefix(ev.Arg, "-")
 		cfg.elide = elide
 		n, err := parseCount(arg, cfg.lines)
 		cfg.count = n
@@ -153,7 +154,7 @@ func (cfg *config) apply(ev optionEvent) (action, error) {
 	case "z":
 		cfg.delim = 0
 	case "d":
-		d, err := parseDelimiter(ev.arg)
+		d, err := parseDelimiter(ev.Arg)
 		cfg.delim = d
 		return actionRun, err
 	case "presume-input-pipe":
@@ -163,17 +164,17 @@ func (cfg *config) apply(ev optionEvent) (action, error) {
 	case "stats":
 		cfg.stats = true
 	case "policy":
-		if _, err := stream.ParsePolicy(ev.arg); err != nil {
-			return actionRun, &policyError{source: "--policy", value: ev.arg}
+		if _, err := stream.ParsePolicy(ev.Arg); err != nil {
+			return actionRun, &policyError{source: "--policy", value: ev.Arg}
 		}
-		cfg.policy = ev.arg
+		cfg.policy = ev.Arg
 	case "help":
 		return actionHelp, nil
 	case "version":
 		return actionVersion, nil
 	default:
 		// A digit: a count given as "-5" anywhere but first.
-		return actionRun, &usageError{fmt.Sprintf("invalid trailing option -- %s", ev.key)}
+		return actionRun, &getopt.UsageError{Msg: fmt.Sprintf("invalid trailing option -- %s", ev.Key)}
 	}
 	return actionRun, nil
 }
