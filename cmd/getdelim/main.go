@@ -19,6 +19,11 @@
 //	getdelim: stats: in: fd=0 mode=full size=131072 policy=blksize ... reason="st_blksize 131072"
 //	getdelim: stats: out: fd=1 ...
 //
+// or, with --stats=json, the same as one line of JSON for programs
+// (internal/streamstats):
+//
+//	{"in":[{"fd":0,"mode":"full","size":131072,...}],"out":{"fd":1,...}}
+//
 // On a seekable input the offset is left just after the last byte
 // printed, so `{ getdelim -n 2; cat; } < file` prints the file once.
 package main
@@ -98,10 +103,7 @@ func run(prog string, args []string, lookupEnv func(string) (string, bool)) (sta
 		// Flush first, so that the out: line counts the last write. A
 		// failure stays with the Writer for stream.Exit to report.
 		w.Flush()
-		for _, info := range t.inputs {
-			fmt.Fprintf(stream.Stderr, "%s: stats: in: %s\n", prog, info)
-		}
-		fmt.Fprintf(stream.Stderr, "%s: stats: out: %s\n", prog, w.Info())
+		writeStats(stream.Stderr, prog, cfg.statsJSON, t.inputs, w.Info())
 	}
 	return status, false
 }

@@ -31,6 +31,7 @@ type config struct {
 	loop        bool   // --loop: the getdelim/fwrite loop instead of stream's copy methods
 	policy      string // --policy: a buffer policy for every stream; "" if not given
 	stats       bool   // --stats: report each stream's buffering on stderr
+	statsJSON   bool   // --stats=json: as one line of JSON (internal/streamstats)
 	files       []string
 }
 
@@ -66,7 +67,7 @@ var headLongOptions = []getopt.Option{
 var extraLongOptions = []getopt.Option{
 	{Name: "loop", Arg: getopt.NoArgument, Key: "loop"},
 	{Name: "policy", Arg: getopt.RequiredArgument, Key: "policy"},
-	{Name: "stats", Arg: getopt.NoArgument, Key: "stats"},
+	{Name: "stats", Arg: getopt.OptionalArgument, Key: "stats"},
 }
 
 // parseArgs parses the arguments after the program name as GNU head's
@@ -162,7 +163,14 @@ func (cfg *config) apply(ev getopt.Event) (action, error) {
 	case "loop":
 		cfg.loop = true
 	case "stats":
-		cfg.stats = true
+		switch ev.Arg {
+		case "", "text":
+			cfg.stats, cfg.statsJSON = true, false
+		case "json":
+			cfg.stats, cfg.statsJSON = true, true
+		default:
+			return actionRun, &getopt.UsageError{Msg: fmt.Sprintf("invalid argument %s for '--stats' (want text or json)", quote(ev.Arg))}
+		}
 	case "policy":
 		if _, err := stream.ParsePolicy(ev.Arg); err != nil {
 			return actionRun, &policyError{source: "--policy", value: ev.Arg}

@@ -81,7 +81,7 @@ func (r *results) writeSetting(w io.Writer) {
 		"after one untimed run that counts the calls and warms up; the input is read once first, so it is in the page cache. "+
 		"Wall time is from fork to exit. Median of the runs; spread is %s; MB/s is input bytes / median (MB = 10^6 B); "+
 		"\"x bufsiz\" is the bufsiz figure's median over this one's, on the same fs (above 1 is faster). "+
-		"Reads and writes are from `getdelim --stats`, or for the peers from `strace -c -f` (process start-up included); "+
+		"Reads and writes are from `getdelim --stats=json`, or for the peers from `strace -c -f` (process start-up included); "+
 		"buffer sizes in/out are what getdelim's streams chose. "+
 		"Max RSS is the child's peak as Linux reports it, which counts what headbench had resident when it started the child "+
 		"(%s for `true`, the floor): an upper bound; \"≤ floor\" means the child's own peak was no higher.\n", r.RunsPerFigure, r.Spread, bytesName(r.RSSFloor))
@@ -202,7 +202,7 @@ func buffersName(c *counts) string {
 	if c == nil || c.In == nil || c.Out == nil {
 		return "–"
 	}
-	return sizeName(c.In.Size) + "/" + sizeName(c.Out.Size)
+	return sizeName(int64(c.In.Size)) + "/" + sizeName(int64(c.Out.Size))
 }
 
 func countName(c *counts, reads bool) string {

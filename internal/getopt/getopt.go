@@ -34,7 +34,15 @@ const (
 type Option struct {
 	Name string  // without the leading "--"
 	Arg  ArgKind // whether it takes an argument
-	Key  string  // what the scanner reports: the short option or the name
+	Key  string  // what the scanner reports, such as a short option; Name if empty
+}
+
+// key is what the scanner reports for o.
+func (o Option) key() string {
+	if o.Key == "" {
+		return o.Name
+	}
+	return o.Key
 }
 
 // An Event is one option as the scanner found it, in command-line order.
@@ -108,7 +116,7 @@ func (s *Scanner) long(args []string, i int) (Event, int, error) {
 	if err != nil {
 		return Event{}, i, err
 	}
-	ev := Event{Key: opt.Key, Name: "--" + opt.Name}
+	ev := Event{Key: opt.key(), Name: "--" + opt.Name}
 	switch {
 	case opt.Arg == NoArgument && hasValue:
 		return ev, i, &UsageError{fmt.Sprintf("option '--%s' doesn't allow an argument", opt.Name)}
@@ -147,7 +155,7 @@ func (s *Scanner) lookup(name, body string) (Option, error) {
 		first := matches[0]
 		listed := []string{"'--" + first.Name + "'"}
 		for _, o := range matches[1:] {
-			if o.Arg != first.Arg || o.Key != first.Key {
+			if o.Arg != first.Arg || o.key() != first.key() {
 				listed = append(listed, "'--"+o.Name+"'")
 			}
 		}

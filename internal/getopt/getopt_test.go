@@ -20,9 +20,12 @@ func scanner(inOrder bool) *Scanner {
 			{"silent", NoArgument, "q"},
 			{"silence", NoArgument, "q"},
 			{"verbose", NoArgument, "v"},
-			{"version", NoArgument, "version"},
+			{"version", NoArgument, ""}, // Key defaults to Name
 		},
-		Extras:  []Option{{"loop", NoArgument, "loop"}, {"stats", OptionalArgument, "stats"}, {"sweep", RequiredArgument, "sweep"}},
+		Extras: []Option{
+			{"loop", NoArgument, ""}, {"look", NoArgument, ""},
+			{"stats", OptionalArgument, "stats"}, {"sweep", RequiredArgument, "sweep"},
+		},
 		InOrder: inOrder,
 	}
 }
@@ -55,8 +58,11 @@ func TestScan(t *testing.T) {
 		// verbose and version differ.
 		{args: "--ver", want: result{Err: "option '--ver' is ambiguous; possibilities: '--verbose' '--version'"}},
 		{args: "--verb", want: result{Events: []Event{{Key: "v", Name: "--verbose"}}}},
+		{args: "--vers", want: result{Events: []Event{{Key: "version", Name: "--version"}}}},
 		{args: "--l", want: result{Err: "option '--lines' requires an argument"}},
-		{args: "--lo", want: result{Events: []Event{{Key: "loop", Name: "--loop"}}}},
+		{args: "--loop", want: result{Events: []Event{{Key: "loop", Name: "--loop"}}}},
+		// Options without a Key differ by name.
+		{args: "--lo", want: result{Err: "option '--lo' is ambiguous; possibilities: '--loop' '--look'"}},
 		// Longs first: "--s" is --silent, whatever Extras hold.
 		{args: "--s", want: result{Events: []Event{{Key: "q", Name: "--silent"}}}},
 		{args: "--st", want: result{Events: []Event{{Key: "stats", Name: "--stats"}}}},
