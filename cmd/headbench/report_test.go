@@ -140,7 +140,7 @@ func TestWriteJSON(t *testing.T) {
 	}
 	var raw map[string]any
 	json.Unmarshal(buf.Bytes(), &raw)
-	for _, key := range []string{"date", "machine", "input", "targets", "figures", "runs", "notes", "runs_per_figure", "spread"} {
+	for _, key := range []string{"date", "machine", "input", "targets", "gains", "warnings", "figures", "runs", "notes", "runs_per_figure", "spread"} {
 		if _, ok := raw[key]; !ok {
 			t.Errorf("results.json has no %q", key)
 		}
@@ -405,6 +405,7 @@ func TestWriteMarkdown(t *testing.T) {
 		"go1.26.8, glibc 2.36",
 		"230140805 bytes, 290955 lines (generated, seed 1)",
 		"| xfs128k | xfs: mount -o loop,largeio,allocsize=128k | 131072 |",
+		"No headline: it needs the figures policy=bufsiz, policy=blksize, peer=c-default and peer=c-rule on one file system.",
 		"| getdelim --loop, policy blksize | 38.8 ms (1.43x) | 19.4 ms (1.43x) |",
 		"| GNU head | 111 ms (0.50x) | – |",
 		"## fs=xfs128k: xfs, st_blksize 131072",
