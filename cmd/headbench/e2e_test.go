@@ -95,7 +95,12 @@ func TestQuickEndToEnd(t *testing.T) {
 	for _, f := range r.Figures {
 		have[f.Key] = f.Wall != nil && f.Wall.N == 2
 	}
-	for _, key := range []string{"policy=bufsiz", "policy=blksize", "policy=coreutils", "policy=bufio", "policy=1024", "policy=65536", "peer=getdelim-fast"} {
+	for _, p := range policyNames {
+		if !have["policy="+p] {
+			t.Errorf("figure policy=%s missing or without 2 runs", p)
+		}
+	}
+	for _, key := range []string{"policy=1024", "policy=65536", "peer=getdelim-fast"} {
 		if !have[key] {
 			t.Errorf("figure %s missing or without 2 runs", key)
 		}

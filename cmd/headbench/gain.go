@@ -16,7 +16,7 @@ import (
 // proposal's, stream's default). The gain follows the cost of a read(2), so
 // it is only comparable within one run on one machine.
 const (
-	goBefore = "policy=bufsiz"
+	goBefore = baselineKey
 	goAfter  = "policy=blksize"
 	cBefore  = "peer=c-default"
 	cAfter   = "peer=c-rule"
