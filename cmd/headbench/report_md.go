@@ -94,13 +94,14 @@ func (r *results) writeSetting(w io.Writer) {
 // why there is none.
 func (r *results) writeHeadline(w io.Writer) {
 	if len(r.Gains) == 0 {
-		fmt.Fprintf(w, "No headline: it needs the figures %s, %s, %s and %s on one file system.\n", goBefore, goAfter, cBefore, cAfter)
+		fmt.Fprintf(w, "No headline: it needs the figures %s, %s, %s and %s on a file system whose st_blksize is above %d, "+
+			"where the proposal's rule and glibc's differ.\n", goBefore, goAfter, cBefore, cAfter, glibcBufsiz)
 		return
 	}
 	for _, g := range r.Gains {
-		fmt.Fprintf(w, "%s.\n", g)
+		fmt.Fprintf(w, "- %s.\n", g)
 	}
-	fmt.Fprintf(w, "(Go: the median of %s over %s; C: the C loop's, %s over %s; the same run, interleaved.)\n", goBefore, goAfter, cBefore, cAfter)
+	fmt.Fprintf(w, "\nGo: the median of %s over %s; C: the C loop's, %s over %s; the same run, interleaved.\n", goBefore, goAfter, cBefore, cAfter)
 }
 
 // writeSummary writes one row per policy and peer and one column per fs.

@@ -325,7 +325,7 @@ func TestWriteMarkdown(t *testing.T) {
 		"go1.26.8, glibc 2.36",
 		"230140805 bytes, 290955 lines (generated, seed 1)",
 		"| xfs128k | xfs: mount -o loop,largeio,allocsize=128k | 131072 |",
-		"No headline: it needs the figures policy=bufsiz, policy=blksize, peer=c-default and peer=c-rule on one file system.",
+		"No headline: it needs the figures policy=bufsiz, policy=blksize, peer=c-default and peer=c-rule on a file system whose st_blksize is above 8192,",
 		"| getdelim --loop, policy blksize | 38.8 ms (1.43x) | 19.4 ms (1.43x) |",
 		"| GNU head | 111 ms (0.50x) | – |",
 		"## fs=xfs128k: xfs, st_blksize 131072",
