@@ -24,6 +24,14 @@ func usagef(format string, args ...any) error {
 	return &getopt.UsageError{Msg: fmt.Sprintf(format, args...)}
 }
 
+// How long a run takes on the 2-CPU machine of bench/results, even when
+// busy: --quick took 14 to 21 s (load average 9 to 14), the full run 6 to
+// 7 minutes (load average below 1.5). The README states the same.
+const (
+	quickTime = "15-30 s"
+	fullTime  = "6-7 min"
+)
+
 // usageText is --help's text; policies and peers come from their tables.
 var usageText = `Usage: headbench [OPTION]...
 
@@ -42,7 +50,8 @@ at the end, also after Ctrl-C.
 
 Options:
   --quick            a 10x smaller input (29095 lines) and 5 runs: a check
-                     that everything works, in about a minute
+                     that everything works in ` + quickTime + ` once the tools
+                     are compiled (the full run takes ` + fullTime + `)
   --runs N           timed runs of each figure (default 11; 5 with --quick)
   --out DIR          where the results go (default: ./headbench-YYYYMMDD-HHMMSS)
   --input FILE       time on FILE instead of the generated input; -n is its

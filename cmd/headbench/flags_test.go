@@ -4,6 +4,7 @@ package main
 
 import (
 	"errors"
+	"os"
 	"strings"
 	"testing"
 
@@ -127,6 +128,19 @@ func TestUsageNamesEveryFlag(t *testing.T) {
 			if !strings.Contains(usageText, n) {
 				t.Errorf("usage text does not name %s", n)
 			}
+		}
+	}
+}
+
+// TestREADMETimes: the README states the times --help states.
+func TestREADMETimes(t *testing.T) {
+	readme, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Skipf("no README next to the module: %v", err)
+	}
+	for _, want := range []string{"--quick: " + quickTime, fullTime} {
+		if !strings.Contains(string(readme), want) {
+			t.Errorf("README.md does not say %q, as --help does", want)
 		}
 	}
 }
