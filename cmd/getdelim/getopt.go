@@ -38,9 +38,20 @@ type optionEvent struct {
 
 // A usageError is a malformed command line. GNU tools print its message,
 // then "Try 'PROG --help' for more information.", and exit with status 1.
-type usageError struct{ msg string }
+type usageError struct {
+	msg string
+	// byGetopt says that glibc's getopt reports the error, which it does
+	// under argv[0] as given, where the tool's own messages use the
+	// program name (see programName).
+	byGetopt bool
+}
 
 func (e *usageError) Error() string { return e.msg }
+
+// getoptError returns the usageError getopt reports.
+func getoptError(format string, args ...any) *usageError {
+	return &usageError{msg: fmt.Sprintf(format, args...), byGetopt: true}
+}
 
 // optionScanner is getopt_long over one command line.
 type optionScanner struct {
@@ -98,7 +109,7 @@ func (s *optionScanner) long(args []string, i int) (optionEvent, int, error) {
 	ev := optionEvent{key: opt.key, name: "--" + opt.name}
 	switch {
 	case opt.arg == noArgument && hasValue:
-		return ev, i, &usageError{fmt.Sprintf("option '--%s' doesn't allow an argument", opt.name)}
+		return ev, i, getoptError("option '--%s' doesn't allow an argument", opt.name)
 	case opt.arg == noArgument:
 	case hasValue:
 		ev.arg = value
@@ -106,7 +117,7 @@ func (s *optionScanner) long(args []string, i int) (optionEvent, int, error) {
 		i++
 		ev.arg = args[i]
 	default:
-		return ev, i, &usageError{fmt.Sprintf("option '--%s' requires an argument", opt.name)}
+		return ev, i, getoptError("option '--%s' requires an argument", opt.name)
 	}
 	return ev, i, nil
 }
@@ -140,10 +151,10 @@ func (s *optionScanner) lookup(name, body string) (longOption, error) {
 		if len(listed) == 1 {
 			return first, nil
 		}
-		return longOption{}, &usageError{fmt.Sprintf("option '--%s' is ambiguous; possibilities: %s",
-			body, strings.Join(listed, " "))}
+		return longOption{}, getoptError("option '--%s' is ambiguous; possibilities: %s",
+			body, strings.Join(listed, " "))
 	}
-	return longOption{}, &usageError{fmt.Sprintf("unrecognized option '--%s'", body)}
+	return longOption{}, getoptError("unrecognized option '--%s'", body)
 }
 
 // short scans the group of short options args[i] and returns the index of
@@ -155,7 +166,7 @@ func (s *optionScanner) short(args []string, i int) ([]optionEvent, int, error) 
 		c := group[j]
 		k := strings.IndexByte(s.shorts, c)
 		if c == ':' || k < 0 {
-			return events, i, &usageError{fmt.Sprintf("invalid option -- '%c'", c)}
+			return events, i, getoptError("invalid option -- '%c'", c)
 		}
 		ev := optionEvent{key: string(c), name: "-" + string(c)}
 		if k+1 < len(s.shorts) && s.shorts[k+1] == ':' {
@@ -166,7 +177,7 @@ func (s *optionScanner) short(args []string, i int) ([]optionEvent, int, error) 
 				i++
 				ev.arg = args[i]
 			default:
-				return events, i, &usageError{fmt.Sprintf("option requires an argument -- '%c'", c)}
+				return events, i, getoptError("option requires an argument -- '%c'", c)
 			}
 			return append(events, ev), i, nil
 		}

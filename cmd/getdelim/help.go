@@ -49,7 +49,8 @@ Exit status is 0 if every FILE was printed, 1 otherwise.
 `, prog)
 }
 
-// writeVersion writes --version's text.
-func writeVersion(w io.Writer, prog string) {
-	fmt.Fprintf(w, "%s %s\nA GNU head work-alike on package stream (github.com/stdiobuf/stdiobuf).\n", prog, version)
+// writeVersion writes --version's text. It names the program by its
+// own name whatever argv[0] is, as GNU tools do.
+func writeVersion(w io.Writer) {
+	fmt.Fprintf(w, "getdelim %s\nA GNU head work-alike on package stream (github.com/stdiobuf/stdiobuf).\n", version)
 }

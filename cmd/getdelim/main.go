@@ -27,14 +27,19 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"path/filepath"
+	"strings"
 
 	"github.com/stdiobuf/stdiobuf/stream"
 )
 
 func main() {
-	prog := filepath.Base(os.Args[0])
-	status, exitNow := run(prog, os.Args[1:], os.LookupEnv)
+	// Linux gives a program started with no arguments at all an empty
+	// argv[0]; elsewhere os.Args may be empty.
+	argv0, args := "", []string(nil)
+	if len(os.Args) > 0 {
+		argv0, args = os.Args[0], os.Args[1:]
+	}
+	status, exitNow := run(argv0, args, os.LookupEnv)
 	if exitNow {
 		// Standard output failed and was reported; there is nothing left
 		// that a flush could deliver.
@@ -43,10 +48,12 @@ func main() {
 	stream.Exit(status)
 }
 
-// run runs the tool and returns its exit status. exitNow says that the
-// run ended on a write error that has been reported, and the program must
-// exit without flushing standard output again.
-func run(prog string, args []string, lookupEnv func(string) (string, bool)) (status int, exitNow bool) {
+// run runs the tool as argv0 with the arguments args and returns its exit
+// status. exitNow says that the run ended on a write error that has been
+// reported, and the program must exit without flushing standard output
+// again.
+func run(argv0 string, args []string, lookupEnv func(string) (string, bool)) (status int, exitNow bool) {
+	prog := programName(argv0)
 	cfg, act, err := parseArgs(args, lookupEnv)
 	if err == nil {
 		err = applyPolicy(cfg.policy, lookupEnv)
@@ -54,9 +61,14 @@ func run(prog string, args []string, lookupEnv func(string) (string, bool)) (sta
 	if err != nil {
 		// Straight to the descriptor: stream.Stderr would first read a bad
 		// STDIOBUF_POLICY and warn about it in its own words.
-		fmt.Fprintf(os.Stderr, "%s: %s\n", prog, err)
 		var ue *usageError
-		if errors.As(err, &ue) {
+		isUsage := errors.As(err, &ue)
+		name := prog
+		if isUsage && ue.byGetopt {
+			name = argv0
+		}
+		fmt.Fprintf(os.Stderr, "%s: %s\n", name, err)
+		if isUsage {
 			fmt.Fprintf(os.Stderr, "Try '%s --help' for more information.\n", prog)
 		}
 		return 1, false
@@ -66,7 +78,7 @@ func run(prog string, args []string, lookupEnv func(string) (string, bool)) (sta
 		writeHelp(stream.Stdout, prog)
 		return 0, false
 	case actionVersion:
-		writeVersion(stream.Stdout, prog)
+		writeVersion(stream.Stdout)
 		return 0, false
 	}
 
@@ -119,4 +131,21 @@ func applyPolicy(policy string, lookupEnv func(string) (string, bool)) error {
 		}
 	}
 	return nil
+}
+
+// programName is the name the tool's messages start with: argv[0] as
+// given ("./bin/getdelim: invalid number of lines: 'x'"), as gnulib's
+// set_program_name keeps it, except that a libtool wrapper's real binary,
+// DIR/.libs/NAME or DIR/.libs/lt-NAME, is called NAME. glibc's getopt
+// reports its errors under argv[0] unchanged.
+func programName(argv0 string) string {
+	slash := strings.LastIndexByte(argv0, '/')
+	if !strings.HasSuffix(argv0[:slash+1], "/.libs/") {
+		return argv0
+	}
+	base := argv0[slash+1:]
+	if name, ok := strings.CutPrefix(base, "lt-"); ok {
+		return name
+	}
+	return base
 }

@@ -128,7 +128,7 @@ func (cfg *config) obsoleteCount(arg string) error {
 		case 'q', 'v', 'z':
 			cfg.apply(optionEvent{key: string(c)}) // as the options of those names
 		default:
-			return &usageError{fmt.Sprintf("invalid trailing option -- %c", c)}
+			return &usageError{msg: fmt.Sprintf("invalid trailing option -- %c", c)}
 		}
 	}
 	n, err := parseCount(number+multiplier, cfg.lines)
@@ -173,7 +173,7 @@ func (cfg *config) apply(ev optionEvent) (action, error) {
 		return actionVersion, nil
 	default:
 		// A digit: a count given as "-5" anywhere but first.
-		return actionRun, &usageError{fmt.Sprintf("invalid trailing option -- %s", ev.key)}
+		return actionRun, &usageError{msg: fmt.Sprintf("invalid trailing option -- %s", ev.key)}
 	}
 	return actionRun, nil
 }
