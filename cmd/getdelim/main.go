@@ -127,7 +127,7 @@ func applyPolicy(policy string, lookupEnv func(string) (string, bool)) error {
 	}
 	if v, ok := lookupEnv(stream.PolicyEnv); ok && v != "" {
 		if _, err := stream.ParsePolicy(v); err != nil {
-			return &policyError{source: stream.PolicyEnv, value: v}
+			return &policyError{source: stream.PolicyEnv, value: v, q: localeQuoting(lookupEnv)}
 		}
 	}
 	return nil

@@ -26,10 +26,11 @@ type config struct {
 	elide       bool   // print all but the last count units (-n -N, -c -N)
 	headers     headerMode
 	delim       byte
-	presumePipe bool   // ---presume-input-pipe: never seek (head's testing option)
-	loop        bool   // --loop: the getdelim/fwrite loop instead of stream's copy methods
-	policy      string // --policy: a buffer policy for every stream; "" if not given
-	stats       bool   // --stats: report each stream's buffering on stderr
+	presumePipe bool    // ---presume-input-pipe: never seek (head's testing option)
+	loop        bool    // --loop: the getdelim/fwrite loop instead of stream's copy methods
+	policy      string  // --policy: a buffer policy for every stream; "" if not given
+	stats       bool    // --stats: report each stream's buffering on stderr
+	quoting     quoting // the locale's way of quoting in messages
 	files       []string
 }
 
@@ -71,9 +72,10 @@ var extraLongOptions = []longOption{
 // parseArgs parses the arguments after the program name as GNU head's
 // main does, in order: a count given twice takes the last, --help and
 // --version act when they are met, and the first error ends the parse.
-// lookupEnv reads the environment (POSIXLY_CORRECT).
+// lookupEnv reads the environment (POSIXLY_CORRECT, and the locale
+// variables for the quoting of messages).
 func parseArgs(args []string, lookupEnv func(string) (string, bool)) (config, action, error) {
-	cfg := config{count: 10, lines: true, delim: '\n'}
+	cfg := config{count: 10, lines: true, delim: '\n', quoting: localeQuoting(lookupEnv)}
 	if len(args) > 0 && isObsoleteCount(args[0]) {
 		if err := cfg.obsoleteCount(args[0][1:]); err != nil {
 			return cfg, actionRun, err
@@ -95,7 +97,7 @@ func parseArgs(args []string, lookupEnv func(string) (string, bool)) (config, ac
 	// head checks this once all options are read: it must be able to
 	// seek back that far.
 	if !cfg.lines && cfg.elide && cfg.count > math.MaxInt64 {
-		return cfg, actionRun, &numberError{what: "bytes", text: strconv.FormatUint(cfg.count, 10), overflow: true}
+		return cfg, actionRun, &numberError{what: "bytes", text: strconv.FormatUint(cfg.count, 10), overflow: true, q: cfg.quoting}
 	}
 	cfg.files = operands
 	if len(cfg.files) == 0 {
@@ -131,7 +133,7 @@ func (cfg *config) obsoleteCount(arg string) error {
 			return &usageError{msg: fmt.Sprintf("invalid trailing option -- %c", c)}
 		}
 	}
-	n, err := parseCount(number+multiplier, cfg.lines)
+	n, err := parseCount(number+multiplier, cfg.lines, cfg.quoting)
 	cfg.count = n
 	return err
 }
@@ -143,7 +145,7 @@ func (cfg *config) apply(ev optionEvent) (action, error) {
 		cfg.lines = ev.key == "n"
 		arg, elide := strings.CutPrefix(ev.arg, "-")
 		cfg.elide = elide
-		n, err := parseCount(arg, cfg.lines)
+		n, err := parseCount(arg, cfg.lines, cfg.quoting)
 		cfg.count = n
 		return actionRun, err
 	case "q":
@@ -153,7 +155,7 @@ func (cfg *config) apply(ev optionEvent) (action, error) {
 	case "z":
 		cfg.delim = 0
 	case "d":
-		d, err := parseDelimiter(ev.arg)
+		d, err := parseDelimiter(ev.arg, cfg.quoting)
 		cfg.delim = d
 		return actionRun, err
 	case "presume-input-pipe":
@@ -164,7 +166,7 @@ func (cfg *config) apply(ev optionEvent) (action, error) {
 		cfg.stats = true
 	case "policy":
 		if _, err := stream.ParsePolicy(ev.arg); err != nil {
-			return actionRun, &policyError{source: "--policy", value: ev.arg}
+			return actionRun, &policyError{source: "--policy", value: ev.arg, q: cfg.quoting}
 		}
 		cfg.policy = ev.arg
 	case "help":
@@ -182,11 +184,12 @@ func (cfg *config) apply(ev optionEvent) (action, error) {
 type policyError struct {
 	source string // "--policy" or the environment variable
 	value  string
+	q      quoting
 }
 
 func (e *policyError) Error() string {
 	return fmt.Sprintf("invalid buffer policy for %s: %s (want blksize, bufsiz, coreutils, bufio or a size such as 64K)",
-		e.source, quote(e.value))
+		e.source, e.q.quote(e.value))
 }
 
 // errDelimiter is the reason every bad -d argument shares.
@@ -199,7 +202,8 @@ var delimiterEscapes = map[string]byte{
 
 // parseDelimiter reads -d's argument: one byte, an escape such as \t or
 // \0, or the empty string, which means NUL (as for bash's read -d "").
-func parseDelimiter(s string) (byte, error) {
+// q quotes s in the error.
+func parseDelimiter(s string, q quoting) (byte, error) {
 	if len(s) == 1 {
 		return s[0], nil
 	}
@@ -209,5 +213,5 @@ func parseDelimiter(s string) (byte, error) {
 	if d, ok := delimiterEscapes[s]; ok {
 		return d, nil
 	}
-	return '\n', fmt.Errorf("invalid delimiter %s: %w", quote(s), errDelimiter)
+	return '\n', fmt.Errorf("invalid delimiter %s: %w", q.quote(s), errDelimiter)
 }

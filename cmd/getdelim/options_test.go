@@ -105,7 +105,7 @@ func TestParseArgs(t *testing.T) {
 		if act != actionRun {
 			continue
 		}
-		if diff := cmp.Diff(tt.want, got, cmp.AllowUnexported(config{})); diff != "" {
+		if diff := cmp.Diff(tt.want, got, cmp.AllowUnexported(config{}, quoting{})); diff != "" {
 			t.Errorf("parseArgs(%q) (-want +got):\n%s", tt.args, diff)
 		}
 	}
