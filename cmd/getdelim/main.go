@@ -55,12 +55,15 @@ func main() {
 func run(argv0 string, args []string, lookupEnv func(string) (string, bool)) (status int, exitNow bool) {
 	prog := programName(argv0)
 	cfg, act, err := parseArgs(args, lookupEnv)
-	if err == nil {
-		err = applyPolicy(cfg.policy, lookupEnv)
+	if err == nil && cfg.policy != stream.PolicyDefault {
+		// --policy overrides STDIOBUF_POLICY for every stream, the
+		// standard ones too. Without it, a bad STDIOBUF_POLICY is
+		// package stream's to report, once, and the tool goes on with
+		// the default policy as every program on stream does.
+		err = stream.SetDefaultPolicy(cfg.policy)
 	}
 	if err != nil {
-		// Straight to the descriptor: stream.Stderr would first read a bad
-		// STDIOBUF_POLICY and warn about it in its own words.
+		// Straight to the descriptor, as nothing has been buffered yet.
 		var ue *usageError
 		isUsage := errors.As(err, &ue)
 		name := prog
@@ -115,22 +118,6 @@ func run(argv0 string, args []string, lookupEnv func(string) (string, bool)) (st
 		fmt.Fprintf(stream.Stderr, "%s: stats: out: %s\n", prog, w.Info())
 	}
 	return status, false
-}
-
-// applyPolicy makes --policy the process's default buffer policy by
-// setting STDIOBUF_POLICY, which every stream (the standard ones too)
-// reads when it allocates its buffer; without --policy it checks that
-// STDIOBUF_POLICY, if set, is one stream can use.
-func applyPolicy(policy string, lookupEnv func(string) (string, bool)) error {
-	if policy != "" {
-		return os.Setenv(stream.PolicyEnv, policy)
-	}
-	if v, ok := lookupEnv(stream.PolicyEnv); ok && v != "" {
-		if _, err := stream.ParsePolicy(v); err != nil {
-			return &policyError{source: stream.PolicyEnv, value: v, q: localeQuoting(lookupEnv)}
-		}
-	}
-	return nil
 }
 
 // programName is the name the tool's messages start with: argv[0] as

@@ -26,11 +26,11 @@ type config struct {
 	elide       bool   // print all but the last count units (-n -N, -c -N)
 	headers     headerMode
 	delim       byte
-	presumePipe bool    // ---presume-input-pipe: never seek (head's testing option)
-	loop        bool    // --loop: the getdelim/fwrite loop instead of stream's copy methods
-	policy      string  // --policy: a buffer policy for every stream; "" if not given
-	stats       bool    // --stats: report each stream's buffering on stderr
-	quoting     quoting // the locale's way of quoting in messages
+	presumePipe bool          // ---presume-input-pipe: never seek (head's testing option)
+	loop        bool          // --loop: the getdelim/fwrite loop instead of stream's copy methods
+	policy      stream.Policy // --policy: a buffer policy for every stream; PolicyDefault if not given
+	stats       bool          // --stats: report each stream's buffering on stderr
+	quoting     quoting       // the locale's way of quoting in messages
 	files       []string
 }
 
@@ -165,10 +165,11 @@ func (cfg *config) apply(ev optionEvent) (action, error) {
 	case "stats":
 		cfg.stats = true
 	case "policy":
-		if _, err := stream.ParsePolicy(ev.arg); err != nil {
-			return actionRun, &policyError{source: "--policy", value: ev.arg, q: cfg.quoting}
+		p, err := stream.ParsePolicy(ev.arg)
+		if err != nil {
+			return actionRun, &usageError{msg: fmt.Sprintf("invalid buffer policy %s for --policy (%s)", cfg.quoting.quote(ev.arg), policyForms)}
 		}
-		cfg.policy = ev.arg
+		cfg.policy = p
 	case "help":
 		return actionHelp, nil
 	case "version":
@@ -180,17 +181,9 @@ func (cfg *config) apply(ev optionEvent) (action, error) {
 	return actionRun, nil
 }
 
-// A policyError is a buffer policy that stream.ParsePolicy rejects.
-type policyError struct {
-	source string // "--policy" or the environment variable
-	value  string
-	q      quoting
-}
-
-func (e *policyError) Error() string {
-	return fmt.Sprintf("invalid buffer policy for %s: %s (want blksize, bufsiz, coreutils, bufio or a size such as 64K)",
-		e.source, e.q.quote(e.value))
-}
+// policyForms are the values --policy takes, as stream.ParsePolicy reads
+// them.
+const policyForms = "want blksize, bufsiz, coreutils, bufio, default, or a size up to 1G such as 64K"
 
 // errDelimiter is the reason every bad -d argument shares.
 var errDelimiter = errors.New("a delimiter is one byte, a C escape such as \\t or \\0, or empty for NUL")
