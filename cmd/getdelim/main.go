@@ -1,7 +1,8 @@
 // Command getdelim prints the first part of each FILE, as GNU head
 // (coreutils 9.x) does, on top of package stream: the same options,
-// output, messages and exit status, with the program's own name in front
-// of its messages.
+// output, messages and exit status, with argv[0] in front of its messages
+// and quotes in the locale's style: 'like this', or ‘like this’ in a
+// UTF-8 locale.
 //
 // Usage:
 //
@@ -21,6 +22,32 @@
 //
 // On a seekable input the offset is left just after the last byte
 // printed, so `{ getdelim -n 2; cat; } < file` prints the file once.
+//
+// # Where it differs from GNU head
+//
+// A closed standard descriptor: started with standard output closed
+// (`getdelim FILE >&-`), head fails with "write error: Bad file
+// descriptor" and status 1, and with standard input closed it reports
+// "error reading 'standard input'"; getdelim prints nothing and exits 0.
+// Before any code of the program runs, the Go runtime opens /dev/null,
+// read-write, on a closed descriptor 0, 1 or 2 (runtime.checkfds), and
+// leaves no trace of having done so. What the program then
+// finds is a /dev/null opened read-write, the same in every field of
+// /proc/self/fdinfo as the one a parent gives it with Python's
+// subprocess.DEVNULL, glibc's daemon(3) or a shell's 1<>/dev/null, where
+// writing and exiting 0 is right: the two cannot be told apart. Only C code run before the runtime (a cgo
+// constructor) could see the closed descriptor, at the price of a C
+// compiler for every build. Where nothing goes to the closed descriptor
+// (-n 0, or a closed standard error) the two agree.
+//
+// The locale: messages are in English whatever LC_MESSAGES says (head
+// prints a translation where one is installed), and in a UTF-8 locale a
+// character that Go's Unicode tables know and the C library's do not yet
+// is printed as it is where head escapes it in octal: Go 1.26 has Unicode
+// 15.0, and glibc 2.36 escapes the 4489 characters it added (U+0CF3 ...),
+// as a comparison of every character with GNU head 9.1 shows. A locale named by a path (LANG=/some/dir) is
+// taken as not installed. Elsewhere than Linux, a locale is taken to be
+// installed and UTF-8 if its name says so.
 package main
 
 import (
