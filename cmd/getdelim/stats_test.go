@@ -83,27 +83,6 @@ func TestStats(t *testing.T) {
 	}
 }
 
-func TestBadPolicy(t *testing.T) {
-	progs := findPrograms(t)
-	tests := []struct {
-		args, env, want string
-	}{
-		{args: "--policy nope", want: "getdelim: invalid buffer policy for --policy: 'nope' " +
-			"(want blksize, bufsiz, coreutils, bufio or a size such as 64K)\n"},
-		{args: "--policy=0", want: "getdelim: invalid buffer policy for --policy: '0' " +
-			"(want blksize, bufsiz, coreutils, bufio or a size such as 64K)\n"},
-		{args: "-n 1", env: "STDIOBUF_POLICY=64Q", want: "getdelim: invalid buffer policy for STDIOBUF_POLICY: '64Q' " +
-			"(want blksize, bufsiz, coreutils, bufio or a size such as 64K)\n"},
-	}
-	for _, tt := range tests {
-		inv := invocation{args: strings.Split(tt.args, " "), env: []string{tt.env}}
-		status, stderr := inv.run(t, progs.getdelim, "getdelim", io.Discard)
-		if status != 1 || stderr != tt.want {
-			t.Errorf("getdelim %s (%s): status %d, stderr %q; want 1, %q", tt.args, tt.env, status, stderr, tt.want)
-		}
-	}
-}
-
 // TestMemory checks that the program does not hold its input: fed 48 MiB
 // through a pipe, its peak resident size stays under 16 MiB. The peak is
 // VmHWM, read while the program waits for the end of its input (the
