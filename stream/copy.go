@@ -172,7 +172,7 @@ func (b *Writer) ReadFrom(r io.Reader) (n int64, err error) {
 		}
 		b.n += m
 		n += int64(m)
-		if b.mode != FullyBuffered && m > 0 {
+		if b.s.mode != FullyBuffered && m > 0 {
 			if err1 := b.flushChunk(m); err1 != nil {
 				return n, err1
 			}

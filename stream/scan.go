@@ -192,9 +192,9 @@ func (s *Scanner) firstSize() int {
 
 // read is one Read on the underlying reader, by the stream's mode.
 func (s *Scanner) read(p []byte) (int, error) {
-	if s.s.decided && s.s.info.Mode != FullyBuffered {
+	if s.s.mode != FullyBuffered {
 		flushStdoutBeforeRead()
-		if s.s.info.Mode == Unbuffered {
+		if s.s.mode == Unbuffered {
 			p = p[:1]
 		}
 	}

@@ -23,12 +23,11 @@ import (
 // A Writer is not safe for use by several goroutines at once; Stdout and
 // Stderr are.
 type Writer struct {
-	err  error
-	buf  []byte
-	n    int
-	wr   io.Writer
-	mode Mode // copy of s.info.Mode, checked on every write
-	s    setup
+	err error
+	buf []byte
+	n   int
+	wr  io.Writer
+	s   setup
 }
 
 // NewWriterSize returns a new Writer whose buffer has at least the
@@ -79,7 +78,6 @@ func newWriter(w io.Writer, p Policy, size int) *Writer {
 // the copy of it that every write checks, kept in step.
 func (b *Writer) decide() {
 	b.s.decide(b.wr, writing)
-	b.mode = b.s.info.Mode
 }
 
 // init is doallocate for a Writer: decide, then allocate unless the
@@ -88,7 +86,7 @@ func (b *Writer) init() {
 	if !b.s.decided {
 		b.decide()
 	}
-	if b.buf == nil && b.mode != Unbuffered {
+	if b.buf == nil && b.s.mode != Unbuffered {
 		b.buf = make([]byte, b.s.info.Size)
 	}
 }
@@ -129,7 +127,7 @@ func (b *Writer) Reset(w io.Writer) {
 	*b = Writer{wr: w, s: s}
 	if !isDescriptor(w) {
 		b.decide()
-		if b.mode != Unbuffered && len(old) == b.s.info.Size {
+		if b.s.mode != Unbuffered && len(old) == b.s.info.Size {
 			b.buf = old // reused: init allocates only when there is none
 		}
 		b.init()
@@ -227,7 +225,7 @@ func (b *Writer) writeDirect(p []byte) (nn int, err error) {
 func (b *Writer) Write(p []byte) (nn int, err error) {
 	// The common case first, before any call: a fully buffered write
 	// that fits. (Write is still too big for the compiler to inline.)
-	if b.err == nil && b.mode == FullyBuffered && len(p) <= len(b.buf)-b.n {
+	if b.err == nil && b.s.mode == FullyBuffered && len(p) <= len(b.buf)-b.n {
 		b.n += copy(b.buf[b.n:], p)
 		return len(p), nil
 	}
@@ -236,9 +234,9 @@ func (b *Writer) Write(p []byte) (nn int, err error) {
 
 // write is Write past its fast path.
 func (b *Writer) write(p []byte) (nn int, err error) {
-	if b.mode != FullyBuffered || b.buf == nil {
+	if b.s.mode != FullyBuffered || b.buf == nil {
 		b.init()
-		switch b.mode {
+		switch b.s.mode {
 		case LineBuffered:
 			return b.writeLines(p)
 		case Unbuffered:
@@ -279,14 +277,14 @@ func (b *Writer) writeBlock(p []byte) (nn int, err error) {
 // WriteByte writes one byte.
 func (b *Writer) WriteByte(c byte) error {
 	// The common case first: a fully buffered writer with room.
-	if b.err == nil && b.mode == FullyBuffered && b.n < len(b.buf) {
+	if b.err == nil && b.s.mode == FullyBuffered && b.n < len(b.buf) {
 		b.buf[b.n] = c
 		b.n++
 		return nil
 	}
-	if b.mode != FullyBuffered || b.buf == nil {
+	if b.s.mode != FullyBuffered || b.buf == nil {
 		b.init()
-		if b.mode != FullyBuffered {
+		if b.s.mode != FullyBuffered {
 			return b.writeByteMode(c)
 		}
 	}
@@ -303,7 +301,7 @@ func (b *Writer) WriteByte(c byte) error {
 
 // writeByteMode is WriteByte for line-buffered and unbuffered writers.
 func (b *Writer) writeByteMode(c byte) error {
-	if b.mode == Unbuffered {
+	if b.s.mode == Unbuffered {
 		_, err := b.writeDirect([]byte{c})
 		return err
 	}
@@ -321,9 +319,9 @@ func (b *Writer) WriteRune(r rune) (size int, err error) {
 		}
 		return 1, nil
 	}
-	if b.mode != FullyBuffered || b.buf == nil {
+	if b.s.mode != FullyBuffered || b.buf == nil {
 		b.init()
-		if b.mode != FullyBuffered {
+		if b.s.mode != FullyBuffered {
 			// A rune of two bytes or more holds no newline byte.
 			var enc [utf8.UTFMax]byte
 			return b.Write(utf8.AppendRune(enc[:0], r))
@@ -349,9 +347,9 @@ func (b *Writer) WriteRune(r rune) (size int, err error) {
 // WriteString is Write for a string. A string that goes out directly goes
 // through the underlying writer's WriteString if it has one, uncopied.
 func (b *Writer) WriteString(s string) (int, error) {
-	if b.mode != FullyBuffered || b.buf == nil {
+	if b.s.mode != FullyBuffered || b.buf == nil {
 		b.init()
-		switch b.mode {
+		switch b.s.mode {
 		case LineBuffered:
 			return b.writeLinesString(s)
 		case Unbuffered:
