@@ -6,29 +6,42 @@ import (
 	"io"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/stdiobuf/stdiobuf/stream"
 )
 
+// textFile returns a new temporary file holding text, open at its start.
+// The caller closes and removes it.
+func textFile(text string) (*os.File, error) {
+	f, err := os.CreateTemp("", "stream-example-*.txt")
+	if err != nil {
+		return nil, err
+	}
+	_, err = f.WriteString(text)
+	if err == nil {
+		_, err = f.Seek(0, io.SeekStart)
+	}
+	if err != nil {
+		f.Close()
+		os.Remove(f.Name())
+		return nil, err
+	}
+	return f, nil
+}
+
 // A Reader over a file decides its mode and size at its first read, by
 // fstat, and Info says what it chose. The size is the file system's
 // st_blksize up to 128 KiB (4096 on ext4, 131072 on ZFS or XFS mounted
 // with largeio), so this prints only what is the same everywhere.
 func ExampleNewReader() {
-	name := filepath.Join(os.TempDir(), "stream-example-newreader.txt")
-	if err := os.WriteFile(name, []byte("first line\nsecond line\n"), 0o600); err != nil {
-		fmt.Println(err)
-		return
-	}
-	defer os.Remove(name)
-	f, err := os.Open(name)
+	f, err := textFile("first line\nsecond line\n")
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
+	defer os.Remove(f.Name())
 	defer f.Close()
 
 	r := stream.NewReader(f)
@@ -174,21 +187,16 @@ func ExampleReader_CopyRecords() {
 // bufio, 131072 under stream on a file system with st_blksize 128 KiB.
 // Sync gives the unread bytes back, as fflush(stdin) does in C.
 func ExampleReader_Sync() {
-	name := filepath.Join(os.TempDir(), "stream-example-sync.txt")
 	var text strings.Builder
 	for i := 1; text.Len() < 256<<10; i++ { // larger than any blksize buffer
 		fmt.Fprintf(&text, "line %d\n", i)
 	}
-	if err := os.WriteFile(name, []byte(text.String()), 0o600); err != nil {
-		fmt.Println(err)
-		return
-	}
-	defer os.Remove(name)
-	f, err := os.Open(name)
+	f, err := textFile(text.String())
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
+	defer os.Remove(f.Name())
 	defer f.Close()
 
 	r := stream.NewReaderPolicy(f, stream.PolicyBlksize)
