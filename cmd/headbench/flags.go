@@ -105,7 +105,7 @@ var (
 )
 
 // defaultSweep is 1 KiB to 1 MiB in powers of two: the range of the
-// coreutils table in seed 000.
+// dd table in coreutils' src/ioblksize.h.
 func defaultSweep() []int64 {
 	var s []int64
 	for n := int64(1 << 10); n <= 1<<20; n *= 2 {

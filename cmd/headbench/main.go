@@ -2,7 +2,7 @@
 
 // Command headbench measures what the buffer size does to a
 // getdelim/fwrite loop: the benchmark of the glibc patch proposal that the
-// project grew from (seed 002), `head -n 290955` over a 230 MB file.
+// project grew from (December 2025), `head -n 290955` over a 230 MB file.
 //
 // It times `getdelim --loop -n N < input > /dev/null` under each buffering
 // policy of package stream and a sweep of fixed sizes, beside the programs
