@@ -120,9 +120,7 @@ func (b *Reader) SetPolicy(p Policy) error {
 	b.s.policy = p
 	if b.s.decided {
 		b.decide()
-		if b.buf != nil {
-			b.resize(b.bufSize())
-		}
+		b.refit()
 	}
 	return nil
 }
@@ -146,9 +144,6 @@ func (b *Writer) SetPolicy(p Policy) error {
 	}
 	b.s.policy = p
 	b.decide()
-	if b.buf != nil && len(b.buf) != b.s.info.Size {
-		b.buf = nil
-		b.init()
-	}
+	b.refit()
 	return nil
 }

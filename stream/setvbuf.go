@@ -55,9 +55,7 @@ func (b *Reader) Setvbuf(mode Mode, size int) error {
 		return err
 	}
 	b.s.setvbuf(b.rd, reading, mode, size)
-	if b.buf != nil {
-		b.resize(b.bufSize())
-	}
+	b.refit()
 	return nil
 }
 
@@ -66,7 +64,9 @@ func (b *Reader) Setvbuf(mode Mode, size int) error {
 // returns the error and changes nothing. A size of 0 means the policy's
 // size. An unknown mode or a negative size returns an error and changes
 // nothing. Setvbuf wins over the policy, the terminal and standard-error
-// rules, and _STDBUF_O and _STDBUF_E.
+// rules, and _STDBUF_O and _STDBUF_E. As after SetPolicy, an unbuffered
+// Writer drops its buffer (Available is 0) and a buffered one gets a
+// buffer of the new size at once.
 func (b *Writer) Setvbuf(mode Mode, size int) error {
 	if err := checkVbuf(mode, size); err != nil {
 		return err
@@ -75,9 +75,7 @@ func (b *Writer) Setvbuf(mode Mode, size int) error {
 		return err
 	}
 	b.s.setvbuf(b.wr, writing, mode, size)
-	if b.buf != nil && len(b.buf) != b.s.info.Size {
-		b.buf = make([]byte, b.s.info.Size)
-	}
+	b.refit()
 	return nil
 }
 
