@@ -253,3 +253,17 @@ func TestWithin(t *testing.T) {
 		}
 	}
 }
+
+func TestGoflagsOverlay(t *testing.T) {
+	for goflags, want := range map[string]string{
+		"":                              "",
+		"-mod=mod":                      "",
+		"-mod=mod -overlay=/tmp/o.json": "/tmp/o.json",
+		"--overlay=a.json -tags=x":      "a.json",
+	} {
+		t.Setenv("GOFLAGS", goflags)
+		if got := goflagsOverlay(); got != want {
+			t.Errorf("GOFLAGS=%q: overlay %q, want %q", goflags, got, want)
+		}
+	}
+}
