@@ -146,7 +146,7 @@ func ReadVersion(dir string) (string, error) {
 // cache, where the go command accepts no overlay, under which it does.
 func LinkGOROOT(tc Toolchain, cacheDir string) (string, error) {
 	sum := sha256.Sum256([]byte(tc.GOROOT))
-	link := filepath.Join(cacheDir, "goroot-"+tc.GOVERSION+"-"+hex.EncodeToString(sum[:])[:12])
+	link := filepath.Join(cacheDir, "goroot-"+safeName(tc.GOVERSION)+"-"+hex.EncodeToString(sum[:])[:12])
 	if target, err := os.Readlink(link); err == nil && target == tc.GOROOT {
 		return link, nil
 	}

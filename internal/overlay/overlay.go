@@ -83,7 +83,7 @@ func Generate(tc Toolchain, src fs.FS, cacheDir, goCmd string) (*Overlay, error)
 	}
 	ov := &Overlay{Version: hashFiles(files)[:12]}
 	ov.Key = cacheKey(tc, files)
-	ov.Dir = filepath.Join(cacheDir, tc.GOVERSION+"-"+ov.Key)
+	ov.Dir = filepath.Join(cacheDir, safeName(tc.GOVERSION)+"-"+ov.Key)
 	ov.JSON = filepath.Join(ov.Dir, overlayFile)
 	if _, err := os.Stat(ov.JSON); err == nil {
 		return ov, nil
@@ -112,4 +112,17 @@ func generate(tc Toolchain, std *pkgFiles, files map[string][]byte) (map[string]
 		return nil, fmt.Errorf("%w: %s's bufio has %v", ErrAPI, tc.GOVERSION, err)
 	}
 	return gen, nil
+}
+
+// safeName makes a Go version usable in a file name: a development
+// toolchain's is "devel go1.27-abcdef Mon Nov 30 ..." with spaces and
+// colons.
+func safeName(version string) string {
+	b := []byte(version)
+	for i, c := range b {
+		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '.' || c == '-') {
+			b[i] = '_'
+		}
+	}
+	return string(b)
 }

@@ -397,3 +397,14 @@ func TestLinkGOROOT(t *testing.T) {
 		t.Errorf("cache holds %d entries, want the link alone", len(entries))
 	}
 }
+
+func TestSafeName(t *testing.T) {
+	for in, want := range map[string]string{
+		"go1.26.8": "go1.26.8",
+		"devel go1.27-abcdef Mon Nov 30 12:00:00 2026 +0000": "devel_go1.27-abcdef_Mon_Nov_30_12_00_00_2026__0000",
+	} {
+		if got := safeName(in); got != want {
+			t.Errorf("safeName(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
