@@ -67,7 +67,7 @@ const (
 
 // bufioDir is bufio's directory in a GOROOT.
 func bufioDir(goroot string) string {
-	return filepath.Join(goroot, "src", "bufio")
+	return pkgOverlay{path: "bufio"}.srcDir(goroot)
 }
 
 // Generate returns the overlay for tc made from src, which holds stream's
@@ -96,7 +96,7 @@ func Generate(tc Toolchain, src fs.FS, cacheDir, goCmd string) (*Overlay, error)
 	if err != nil {
 		return nil, err
 	}
-	if err := publish(tc, std, gen, ov, goCmd); err != nil {
+	if err := publish(tc, []pkgOverlay{{path: "bufio", std: std, gen: gen}}, ov, goCmd); err != nil {
 		return nil, err
 	}
 	return ov, nil

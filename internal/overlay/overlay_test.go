@@ -136,14 +136,14 @@ func TestGenerateToy(t *testing.T) {
 	}
 	bufio := filepath.Join(tc.GOROOT, "src", "bufio")
 	want := map[string]string{
-		filepath.Join(bufio, "bufio.go"):    filepath.Join(ov.Dir, "bufio", "bufio.go"),
-		filepath.Join(bufio, "scan.go"):     filepath.Join(ov.Dir, "bufio", "scan.go"),
-		filepath.Join(bufio, "bufioapi.go"): filepath.Join(ov.Dir, "bufio", "bufioapi.go"),
+		filepath.Join(bufio, "bufio.go"):    filepath.Join(ov.Dir, "src", "bufio", "bufio.go"),
+		filepath.Join(bufio, "scan.go"):     filepath.Join(ov.Dir, "src", "bufio", "scan.go"),
+		filepath.Join(bufio, "bufioapi.go"): filepath.Join(ov.Dir, "src", "bufio", "bufioapi.go"),
 	}
 	if diff := cmp.Diff(want, o.Replace); diff != "" {
 		t.Errorf("overlay -want +got:\n%s", diff)
 	}
-	api, err := os.ReadFile(filepath.Join(ov.Dir, "bufio", apiFile))
+	api, err := os.ReadFile(filepath.Join(ov.Dir, "src", "bufio", apiFile))
 	if err != nil {
 		t.Fatal(err)
 	}
