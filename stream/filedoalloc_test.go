@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"strconv"
 	"syscall"
 	"testing"
 
@@ -44,10 +45,26 @@ func TestParsePolicy(t *testing.T) {
 			t.Errorf("ParsePolicy(%q) = %v, %v; want %v, nil", tt.in, got, err, tt.want)
 		}
 	}
-	for _, in := range []string{"", "0", "-1", "abc", "2G", "1073741825", "1025M", "12Q", "64 K", " 64K", "K", "0x10", "+5", "1.5M", "99999999999999999999999"} {
-		got, err := ParsePolicy(in)
-		if !errors.Is(err, ErrInvalidSize) {
-			t.Errorf("ParsePolicy(%q) = %v, %v; want an error wrapping ErrInvalidSize", in, got, err)
+	// Each error names the text, then why: the accepted forms, or the
+	// bound a size broke.
+	const forms = ": want blksize, bufsiz, coreutils, bufio, default or a size such as 65536 or 64K"
+	const tooBig = ": a size is at most 1 GiB (1073741824 bytes)"
+	const notPositive = ": a size must be positive"
+	bad := []struct{ in, why string }{
+		{"", forms}, {"bogus", forms}, {"-1", forms}, {"abc", forms}, {"12Q", forms}, {"64 K", forms},
+		{" 64K", forms}, {"K", forms}, {"0x10", forms}, {"+5", forms}, {"1.5M", forms},
+		{"0", notPositive}, {"0K", notPositive},
+		{"2G", tooBig}, {"1073741825", tooBig}, {"1025M", tooBig}, {"99999999999999999999999", tooBig},
+	}
+	for _, tt := range bad {
+		got, err := ParsePolicy(tt.in)
+		if !errors.Is(err, ErrInvalidPolicy) || errors.Is(err, ErrInvalidSize) {
+			t.Errorf("ParsePolicy(%q) = %v, %v; want an error wrapping ErrInvalidPolicy only", tt.in, got, err)
+			continue
+		}
+		want := "stream: invalid policy " + strconv.Quote(tt.in) + tt.why
+		if diff := cmp.Diff(want, err.Error()); diff != "" {
+			t.Errorf("ParsePolicy(%q) error (-want +got):\n%s", tt.in, diff)
 		}
 	}
 }
@@ -187,7 +204,7 @@ func TestPolicySize(t *testing.T) {
 	}
 }
 
-func TestErrorText(t *testing.T) {
+func TestErrnoText(t *testing.T) {
 	tests := []struct {
 		err  error
 		want string
@@ -199,8 +216,8 @@ func TestErrorText(t *testing.T) {
 		{errFault, "injected fault"},
 	}
 	for _, tt := range tests {
-		if got := ErrorText(tt.err); got != tt.want {
-			t.Errorf("ErrorText(%v) = %q, want %q", tt.err, got, tt.want)
+		if got := errnoText(tt.err); got != tt.want {
+			t.Errorf("errnoText(%v) = %q, want %q", tt.err, got, tt.want)
 		}
 	}
 }
