@@ -41,9 +41,10 @@
 // goes to the closed descriptor (-n 0, or a closed standard error) the two
 // agree.
 //
-// The locale: messages are in English whatever LC_MESSAGES says, while
-// head takes its messages and quote marks from a translation when both
-// the translation and the locale are installed; and in a UTF-8 locale a
+// The locale: messages are in English whatever LANGUAGE and LC_MESSAGES
+// say, while head takes its messages and quote marks from an installed
+// translation (under LANG=C.UTF-8 LANGUAGE=de it says "ungültige Anzahl
+// von Zeilen: „x“"); and in a UTF-8 locale a
 // character that Go's Unicode tables know and the C library's do not yet
 // is printed as it is where head escapes it in octal: Go 1.26 has Unicode
 // 15.0, and glibc 2.36 escapes the 4489 characters it added (U+0CF3 ...),
