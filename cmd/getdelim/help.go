@@ -38,8 +38,10 @@ Mandatory arguments to long options are mandatory for short options too.
       --policy=POLICY      buffer every stream by POLICY: blksize, bufsiz,
                              coreutils, bufio, or a size such as 64K
                              (default: $STDIOBUF_POLICY, else blksize)
-      --stats              report on standard error how each stream was
-                             buffered and the read and write calls it made
+      --stats[=FORMAT]     report on standard error how each stream was
+                             buffered and the read and write calls it made;
+                             FORMAT is text (the default, for people) or
+                             json (one line, for programs)
       --help               display this help and exit
       --version            output version information and exit
 

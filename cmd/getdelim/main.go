@@ -20,6 +20,11 @@
 //	getdelim: stats: in: fd=0 mode=full size=131072 policy=blksize ... reason="st_blksize 131072"
 //	getdelim: stats: out: fd=1 ...
 //
+// or, with --stats=json, the same as one line of JSON for programs
+// (internal/streamstats):
+//
+//	{"in":[{"fd":0,"mode":"full","size":131072,...}],"out":{"fd":1,...}}
+//
 // On a seekable input the offset is left just after the last byte
 // printed, so `{ getdelim -n 2; cat; } < file` prints the file once.
 //
@@ -61,6 +66,7 @@ import (
 	"os"
 	"strings"
 
+	"github.com/stdiobuf/stdiobuf/internal/getopt"
 	"github.com/stdiobuf/stdiobuf/stream"
 )
 
@@ -96,14 +102,17 @@ func run(argv0 string, args []string, lookupEnv func(string) (string, bool)) (st
 	}
 	if err != nil {
 		// Straight to the descriptor, as nothing has been buffered yet.
+		var ge *getopt.UsageError
 		var ue *usageError
-		isUsage := errors.As(err, &ue)
+		byGetopt := errors.As(err, &ge)
 		name := prog
-		if isUsage && ue.byGetopt {
+		if byGetopt {
+			// glibc's getopt reports under argv[0] as given, where the
+			// tool's own messages use the program name.
 			name = argv0
 		}
 		fmt.Fprintf(os.Stderr, "%s: %s\n", name, err)
-		if isUsage {
+		if byGetopt || errors.As(err, &ue) {
 			fmt.Fprintf(os.Stderr, "Try '%s --help' for more information.\n", prog)
 		}
 		return 1, false
@@ -144,10 +153,7 @@ func run(argv0 string, args []string, lookupEnv func(string) (string, bool)) (st
 		// Flush first, so that the out: line counts the last write. A
 		// failure stays with the Writer for stream.Exit to report.
 		w.Flush()
-		for _, info := range t.inputs {
-			fmt.Fprintf(stream.Stderr, "%s: stats: in: %s\n", prog, info)
-		}
-		fmt.Fprintf(stream.Stderr, "%s: stats: out: %s\n", prog, w.Info())
+		writeStats(stream.Stderr, prog, cfg.statsJSON, t.inputs, w.Info())
 	}
 	return status, false
 }

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/stdiobuf/stdiobuf/internal/getopt"
 	"github.com/stdiobuf/stdiobuf/stream"
 )
 
@@ -30,6 +31,7 @@ type config struct {
 	loop        bool          // --loop: the getdelim/fwrite loop instead of stream's copy methods
 	policy      stream.Policy // --policy: a buffer policy for every stream; PolicyDefault if not given
 	stats       bool          // --stats: report each stream's buffering on stderr
+	statsJSON   bool          // --stats=json: as one line of JSON (internal/streamstats)
 	quoting     quoting       // the locale's way of quoting in messages
 	files       []string
 }
@@ -50,23 +52,23 @@ const shortOptions = "c:n:qvz0123456789d:"
 
 // headLongOptions are GNU head's long options, in head's order, which is
 // the order glibc lists them in when an abbreviation is ambiguous.
-var headLongOptions = []longOption{
-	{"bytes", requiredArgument, "c"},
-	{"lines", requiredArgument, "n"},
-	{"-presume-input-pipe", noArgument, "presume-input-pipe"},
-	{"quiet", noArgument, "q"},
-	{"silent", noArgument, "q"},
-	{"verbose", noArgument, "v"},
-	{"zero-terminated", noArgument, "z"},
-	{"help", noArgument, "help"},
-	{"version", noArgument, "version"},
+var headLongOptions = []getopt.Option{
+	{Name: "bytes", Arg: getopt.RequiredArgument, Key: "c"},
+	{Name: "lines", Arg: getopt.RequiredArgument, Key: "n"},
+	{Name: "-presume-input-pipe", Arg: getopt.NoArgument, Key: "presume-input-pipe"},
+	{Name: "quiet", Arg: getopt.NoArgument, Key: "q"},
+	{Name: "silent", Arg: getopt.NoArgument, Key: "q"},
+	{Name: "verbose", Arg: getopt.NoArgument, Key: "v"},
+	{Name: "zero-terminated", Arg: getopt.NoArgument, Key: "z"},
+	{Name: "help", Arg: getopt.NoArgument, Key: "help"},
+	{Name: "version", Arg: getopt.NoArgument, Key: "version"},
 }
 
 // extraLongOptions are this tool's own long options.
-var extraLongOptions = []longOption{
-	{"loop", noArgument, "loop"},
-	{"policy", requiredArgument, "policy"},
-	{"stats", noArgument, "stats"},
+var extraLongOptions = []getopt.Option{
+	{Name: "loop", Arg: getopt.NoArgument, Key: "loop"},
+	{Name: "policy", Arg: getopt.RequiredArgument, Key: "policy"},
+	{Name: "stats", Arg: getopt.OptionalArgument, Key: "stats"},
 }
 
 // parseArgs parses the arguments after the program name as GNU head's
@@ -83,8 +85,8 @@ func parseArgs(args []string, lookupEnv func(string) (string, bool)) (config, ac
 		args = args[1:]
 	}
 	_, posix := lookupEnv("POSIXLY_CORRECT")
-	s := optionScanner{shorts: shortOptions, longs: headLongOptions, extras: extraLongOptions, inOrder: posix}
-	events, operands, scanErr := s.scan(args)
+	s := getopt.Scanner{Shorts: shortOptions, Longs: headLongOptions, Extras: extraLongOptions, InOrder: posix}
+	events, operands, scanErr := s.Scan(args)
 	for _, ev := range events {
 		act, err := cfg.apply(ev)
 		if err != nil || act != actionRun {
@@ -128,7 +130,7 @@ func (cfg *config) obsoleteCount(arg string) error {
 		case 'l':
 			cfg.lines = true
 		case 'q', 'v', 'z':
-			cfg.apply(optionEvent{key: string(c)}) // as the options of those names
+			cfg.apply(getopt.Event{Key: string(c)}) // as the options of those names
 		default:
 			return &usageError{msg: fmt.Sprintf("invalid trailing option -- %c", c)}
 		}
@@ -139,11 +141,11 @@ func (cfg *config) obsoleteCount(arg string) error {
 }
 
 // apply applies one option.
-func (cfg *config) apply(ev optionEvent) (action, error) {
-	switch ev.key {
+func (cfg *config) apply(ev getopt.Event) (action, error) {
+	switch ev.Key {
 	case "c", "n":
-		cfg.lines = ev.key == "n"
-		arg, elide := strings.CutPrefix(ev.arg, "-")
+		cfg.lines = ev.Key == "n"
+		arg, elide := strings.CutPrefix(ev.Arg, "-")
 		cfg.elide = elide
 		n, err := parseCount(arg, cfg.lines, cfg.quoting)
 		cfg.count = n
@@ -155,7 +157,7 @@ func (cfg *config) apply(ev optionEvent) (action, error) {
 	case "z":
 		cfg.delim = 0
 	case "d":
-		d, err := parseDelimiter(ev.arg, cfg.quoting)
+		d, err := parseDelimiter(ev.Arg, cfg.quoting)
 		cfg.delim = d
 		return actionRun, err
 	case "presume-input-pipe":
@@ -163,11 +165,18 @@ func (cfg *config) apply(ev optionEvent) (action, error) {
 	case "loop":
 		cfg.loop = true
 	case "stats":
-		cfg.stats = true
+		switch ev.Arg {
+		case "", "text":
+			cfg.stats, cfg.statsJSON = true, false
+		case "json":
+			cfg.stats, cfg.statsJSON = true, true
+		default:
+			return actionRun, &usageError{msg: fmt.Sprintf("invalid argument %s for '--stats' (want text or json)", cfg.quoting.quote(ev.Arg))}
+		}
 	case "policy":
-		p, err := stream.ParsePolicy(ev.arg)
+		p, err := stream.ParsePolicy(ev.Arg)
 		if err != nil {
-			return actionRun, &usageError{msg: fmt.Sprintf("invalid buffer policy %s for --policy (%s)", cfg.quoting.quote(ev.arg), policyForms)}
+			return actionRun, &usageError{msg: fmt.Sprintf("invalid buffer policy %s for --policy (%s)", cfg.quoting.quote(ev.Arg), policyForms)}
 		}
 		cfg.policy = p
 	case "help":
@@ -176,10 +185,17 @@ func (cfg *config) apply(ev optionEvent) (action, error) {
 		return actionVersion, nil
 	default:
 		// A digit: a count given as "-5" anywhere but first.
-		return actionRun, &usageError{msg: fmt.Sprintf("invalid trailing option -- %s", ev.key)}
+		return actionRun, &usageError{msg: fmt.Sprintf("invalid trailing option -- %s", ev.Key)}
 	}
 	return actionRun, nil
 }
+
+// A usageError is a malformed command line that the tool finds itself, as
+// head's own code does, where a *getopt.UsageError is one getopt finds.
+// Both are followed by "Try 'PROG --help' for more information.".
+type usageError struct{ msg string }
+
+func (e *usageError) Error() string { return e.msg }
 
 // policyForms are the values --policy takes, as stream.ParsePolicy reads
 // them.
