@@ -49,15 +49,14 @@
 // The locale: messages are in English whatever LANGUAGE and LC_MESSAGES
 // say, while head takes its messages and quote marks from an installed
 // translation (under LANG=C.UTF-8 LANGUAGE=de it says "ungültige Anzahl
-// von Zeilen: „x“"); and in a UTF-8 locale a
-// character that Go's Unicode tables know and the C library's do not yet
-// is printed as it is where head escapes it in octal: Go 1.26 has Unicode
-// 15.0, and glibc 2.36 escapes the 4489 characters it added (U+0CF3 ...),
-// as a comparison of every character with GNU head 9.1 shows. Any other
-// character set is treated as ASCII, where head, in an installed
-// ISO-8859-1 locale say, would leave Latin-1 letters unescaped. Elsewhere
-// than Linux, a locale is taken to be installed and UTF-8 if its name says
-// so.
+// von Zeilen: „x“"); and in a UTF-8 locale a character that Go's Unicode
+// tables know and the C library's do not yet is printed as it is where
+// head escapes it in octal: Go 1.26 has Unicode 15.0, and glibc 2.36
+// escapes the 4489 characters it added (U+0CF3 ...), as a comparison of
+// every character with GNU head 9.1 shows. Any other character set is
+// treated as ASCII, where head, in an installed ISO-8859-1 locale say,
+// would leave Latin-1 letters unescaped. Elsewhere than Linux, a locale is
+// taken to be installed and UTF-8 if its name says so.
 package main
 
 import (
