@@ -158,13 +158,6 @@ func removeStale(root string) {
 	}
 }
 
-// ReadVersion returns the version line of the overlay in dir: the Go
-// version and GOROOT it was made for and stream's version.
-func ReadVersion(dir string) (string, error) {
-	b, err := os.ReadFile(filepath.Join(dir, versionFile))
-	return strings.TrimSpace(string(b)), err
-}
-
 // LinkGOROOT returns a symbolic link to tc's GOROOT in cacheDir, made
 // atomically if it is missing: the path of a toolchain in the module
 // cache, where the go command accepts no overlay, under which it does.
