@@ -7,11 +7,17 @@ const startBufSize = 4096
 
 // Scanner provides a convenient interface for reading data such as a file
 // of newline-delimited lines of text. It is bufio.Scanner, with the reads
-// of a stream over a file descriptor: its first buffer takes the policy's
-// size (up to the maximum token size, so tokens are limited as in bufio),
-// an unbuffered one (stdbuf -i0) reads one byte at a time, and a
-// line-buffered or unbuffered one flushes Stdout first, as a Reader does.
-// Over anything else it is exactly bufio.Scanner.
+// of a stream over a file descriptor: its buffer takes the policy's size,
+// so it reads as much a call as a Reader does, an unbuffered one (stdbuf
+// -i0) reads one byte at a time, and a line-buffered or unbuffered one
+// flushes Stdout first, as a Reader does. Over anything else it is exactly
+// bufio.Scanner.
+//
+// The buffer size and the token limit are different things: however large
+// the buffer, the split function is offered at most as many bytes as
+// bufio's largest buffer would hold (MaxScanTokenSize, or what Buffer
+// set), and a token that does not fit in them fails with ErrTooLong, as in
+// bufio.
 //
 // A Scanner stops for good at the end of the input, at the first read
 // error, or at a token longer than the buffer may grow, and by then it may
@@ -29,6 +35,8 @@ type Scanner struct {
 	empties      int       // Count of successive empty tokens.
 	scanCalled   bool      // Scan has been called; buffer is in use.
 	done         bool      // Scan has finished.
+	limit        int       // bufio's largest buffer: the most split is offered
+	maxBuf       int       // the size the buffer may grow to: limit, or the policy's size if larger
 	s            setup     // the decision for a descriptor
 }
 
@@ -75,15 +83,25 @@ func (s *Scanner) Scan() bool {
 		s.scanCalled = true
 		// The first I/O: a descriptor's mode and size are decided now,
 		// whether or not Buffer supplied the first buffer.
+		s.limit = max(s.maxTokenSize, len(s.buf))
+		s.maxBuf = s.limit
 		if isDescriptor(s.r) {
 			s.s.decide(s.r, reading)
+			s.maxBuf = max(s.limit, s.s.info.Size)
 		}
 	}
 	for {
-		// Offer the split function what is buffered; once the input has
-		// ended it is asked even with nothing, for a last (empty) token.
+		// Offer the split function what is buffered, no more than bufio
+		// could hold; once the input has ended it is asked even with
+		// nothing, for a last (empty) token.
 		if s.end > s.start || s.err != nil {
-			advance, token, err := s.split(s.buf[s.start:s.end], s.err != nil)
+			data, atEOF, cut := s.buf[s.start:s.end], s.err != nil, false
+			if len(data) > s.limit {
+				// Only over a descriptor, whose buffer can outgrow
+				// the limit: bufio would not have read past it.
+				data, atEOF, cut = data[:s.limit], false, true
+			}
+			advance, token, err := s.split(data, atEOF)
 			if err != nil {
 				if err == ErrFinalToken {
 					// The split function's last word: a non-nil token
@@ -95,10 +113,20 @@ func (s *Scanner) Scan() bool {
 				s.setErr(err)
 				return false
 			}
-			if !s.advance(advance) {
+			if !s.advance(advance, len(data)) {
 				return false
 			}
 			s.token = token
+			if token == nil && !atEOF && len(data) == s.limit {
+				if advance == 0 {
+					// bufio's buffer would be full without a token.
+					s.setErr(ErrTooLong)
+					return false
+				}
+				if cut {
+					continue // more is buffered: offer it before reading
+				}
+			}
 			if token != nil {
 				if s.err == nil || advance > 0 {
 					s.empties = 0
@@ -125,10 +153,10 @@ func (s *Scanner) Scan() bool {
 			s.end -= s.start
 			s.start = 0
 		}
-		// A full buffer doubles, up to the maximum token size.
+		// A full buffer doubles, up to maxBuf.
 		if s.end == len(s.buf) {
 			const maxInt = int(^uint(0) >> 1) // so the doubling cannot overflow
-			if len(s.buf) >= s.maxTokenSize || len(s.buf) > maxInt/2 {
+			if len(s.buf) >= s.maxBuf || len(s.buf) > maxInt/2 {
 				s.setErr(ErrTooLong)
 				return false
 			}
@@ -136,7 +164,7 @@ func (s *Scanner) Scan() bool {
 			if newSize == 0 {
 				newSize = s.firstSize()
 			}
-			newSize = min(newSize, s.maxTokenSize)
+			newSize = min(newSize, s.maxBuf)
 			newBuf := make([]byte, newSize)
 			copy(newBuf, s.buf[s.start:s.end])
 			s.buf = newBuf
@@ -193,13 +221,13 @@ func (s *Scanner) read(p []byte) (int, error) {
 	return s.r.Read(p)
 }
 
-// advance consumes n buffered bytes, or records why it cannot.
-func (s *Scanner) advance(n int) bool {
+// advance consumes n of the offered bytes, or records why it cannot.
+func (s *Scanner) advance(n, offered int) bool {
 	if n < 0 {
 		s.setErr(ErrNegativeAdvance)
 		return false
 	}
-	if n > s.end-s.start {
+	if n > offered {
 		s.setErr(ErrAdvanceTooFar)
 		return false
 	}
