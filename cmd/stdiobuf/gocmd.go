@@ -8,6 +8,8 @@ import (
 	"os/signal"
 	"path/filepath"
 	"strings"
+
+	"github.com/stdiobuf/stdiobuf/internal/overlay"
 )
 
 // valueFlags are the go command's build and test flags that take their
@@ -89,7 +91,7 @@ func goflagsOverlay() string {
 
 // runGo runs `go verb -overlay=FILE args` and returns go's exit status
 // as an exitError.
-func runGo(verb string, args []string) error {
+func runGo(verb string, args []string, opts overlay.Options) error {
 	ga, err := parseArgs(verb, args)
 	if err != nil {
 		return &exitError{msg: err.Error(), code: 2}
@@ -98,7 +100,7 @@ func runGo(verb string, args []string) error {
 	if err != nil {
 		return err
 	}
-	ov, err := g.overlay()
+	ov, err := g.overlay(opts)
 	if err != nil {
 		return err
 	}

@@ -34,6 +34,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+
+	"github.com/stdiobuf/stdiobuf/internal/overlay"
 )
 
 const usage = `usage: stdiobuf build|install|run|test|vet [go flags] [packages]
@@ -79,6 +81,10 @@ func dispatch(args []string, stdout, stderr io.Writer) error {
 		return &exitError{code: 2}
 	}
 	verb, args := args[0], args[1:]
+	var opts overlay.Options
+	if len(args) > 0 && (args[0] == "-stdout" || args[0] == "--stdout") {
+		opts.Stdout, args = true, args[1:]
+	}
 	switch {
 	case verb == "help" || verb == "-h" || verb == "-help" || verb == "--help":
 		io.WriteString(stdout, usage)
@@ -91,7 +97,7 @@ func dispatch(args []string, stdout, stderr io.Writer) error {
 		if err != nil {
 			return err
 		}
-		ov, err := g.overlay()
+		ov, err := g.overlay(opts)
 		if err != nil {
 			return err
 		}
@@ -103,7 +109,7 @@ func dispatch(args []string, stdout, stderr io.Writer) error {
 		}
 		return nil
 	case goVerbs[verb]:
-		return runGo(verb, args)
+		return runGo(verb, args, opts)
 	}
 	return &exitError{msg: fmt.Sprintf("unknown command %q (run stdiobuf help)", verb), code: 2}
 }

@@ -60,7 +60,7 @@ func findGo(dir string) (*goTool, error) {
 
 // overlay returns the overlay for g's toolchain, generating it if the
 // cache lacks it.
-func (g *goTool) overlay() (*overlay.Overlay, error) {
+func (g *goTool) overlay(opts overlay.Options) (*overlay.Overlay, error) {
 	cache, err := os.UserCacheDir()
 	if err != nil {
 		return nil, fmt.Errorf("cache directory: %v", err)
@@ -69,7 +69,7 @@ func (g *goTool) overlay() (*overlay.Overlay, error) {
 	if runtime.GOOS == "windows" {
 		exe += ".exe"
 	}
-	return overlay.Generate(g.tc, stdiobuf.Source(), filepath.Join(cache, "stdiobuf"), filepath.Join(g.tc.GOROOT, "bin", exe))
+	return overlay.GenerateWith(g.tc, stdiobuf.Source(), filepath.Join(cache, "stdiobuf"), filepath.Join(g.tc.GOROOT, "bin", exe), opts)
 }
 
 // exitCode is the exit status of a failed command: its own, or 1 if it

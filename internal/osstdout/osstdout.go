@@ -16,14 +16,12 @@ package osstdout
 
 import (
 	"bytes"
-	"embed"
 	"errors"
 	"fmt"
 	"go/ast"
 	"go/format"
 	"go/parser"
 	"go/token"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"sort"
@@ -46,17 +44,17 @@ const rawPrefix = "stdioRaw"
 // they belong to package os and import std-internal packages.
 const buildTag = "//go:build stdiobuf_std\n"
 
-//go:embed std/*.go
-var added embed.FS
-
 // ErrMissing is wrapped by the error Files returns when the toolchain's os
 // lacks a name the added files wrap.
 var ErrMissing = errors.New("osstdout: package os lacks a name -stdout wraps")
 
 // Files returns the overlay for package os of the toolchain whose source
-// tree is goroot/src: the path of each file to replace or add, and its new
-// content. goVersion only names the toolchain in errors.
-func Files(goroot, goVersion string) (map[string][]byte, error) {
+// tree is goroot/src: the base name of each file of os to replace or add,
+// and its new content. templates are the files to add, by base name, as
+// they are in this package's std directory (each starts with the build
+// tag that keeps it out of other builds). goVersion only names the
+// toolchain in errors.
+func Files(goroot, goVersion string, templates map[string][]byte) (map[string][]byte, error) {
 	dir := filepath.Join(goroot, "src", "os")
 	ents, err := os.ReadDir(dir)
 	if err != nil {
@@ -92,7 +90,7 @@ func Files(goroot, goVersion string) (map[string][]byte, error) {
 		if err := format.Node(&buf, fset, f); err != nil {
 			return nil, fmt.Errorf("osstdout: formatting %s: %w", path, err)
 		}
-		out[path] = buf.Bytes()
+		out[name] = buf.Bytes()
 	}
 	var missing []string
 	for k, found := range want {
@@ -104,23 +102,18 @@ func Files(goroot, goVersion string) (map[string][]byte, error) {
 		sort.Strings(missing)
 		return nil, fmt.Errorf("%w: %s has no %s", ErrMissing, goVersion, strings.Join(missing, ", "))
 	}
-	err = fs.WalkDir(added, "std", func(p string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
-			return err
-		}
-		b, err := added.ReadFile(p)
-		if err != nil {
-			return err
-		}
+	if len(templates) == 0 {
+		return nil, errors.New("osstdout: no files to add to package os")
+	}
+	for name, b := range templates {
 		b, ok := bytes.CutPrefix(b, []byte(buildTag))
 		if !ok {
-			return fmt.Errorf("osstdout: %s does not start with %q", p, buildTag)
+			return nil, fmt.Errorf("osstdout: %s does not start with %q", name, buildTag)
 		}
-		out[filepath.Join(dir, filepath.Base(p))] = b
-		return nil
-	})
-	if err != nil {
-		return nil, err
+		if _, clash := out[name]; clash || fileExists(filepath.Join(dir, name)) {
+			return nil, fmt.Errorf("osstdout: %s's os already has a file %s", goVersion, name)
+		}
+		out[name] = b
 	}
 	return out, nil
 }
@@ -150,6 +143,11 @@ func rename(f *ast.File, want map[string]bool) bool {
 		changed = true
 	}
 	return changed
+}
+
+func fileExists(p string) bool {
+	_, err := os.Stat(p)
+	return err == nil
 }
 
 func isFilePtr(e ast.Expr) bool {

@@ -29,7 +29,7 @@ type overlayJSON struct {
 // replacements maps each file of the toolchain's bufio to its generated
 // file under dir, or to "" (deleted) if the generated package has no file
 // of that name, and adds the generated files stream has and bufio lacks.
-func replacements(std *pkgFiles, goroot, dir string, gen map[string][]byte) map[string]string {
+func replacements(std *pkgFiles, goroot, dir string, gen, extra map[string][]byte) map[string]string {
 	r := make(map[string]string)
 	for name := range std.files {
 		if !strings.HasSuffix(name, "_test.go") {
@@ -39,13 +39,19 @@ func replacements(std *pkgFiles, goroot, dir string, gen map[string][]byte) map[
 	for name := range gen {
 		r[filepath.Join(bufioDir(goroot), name)] = filepath.Join(dir, filesDir, name)
 	}
+	for rel := range extra {
+		r[filepath.Join(goroot, "src", filepath.FromSlash(rel))] = filepath.Join(dir, filepath.FromSlash(rel))
+	}
 	return r
 }
 
 // publish writes gen into a temporary directory beside ov.Dir, compiles it
 // with goCmd, and renames it to ov.Dir. If another generator published
 // the same overlay first, its result stands and this one is dropped.
-func publish(tc Toolchain, std *pkgFiles, gen map[string][]byte, ov *Overlay, goCmd string) error {
+//
+// extra holds the files of other standard-library packages that the
+// overlay replaces or adds, by slash path below GOROOT/src (os/file.go).
+func publish(tc Toolchain, std *pkgFiles, gen, extra map[string][]byte, ov *Overlay, goCmd string) error {
 	root := filepath.Dir(ov.Dir)
 	if err := os.MkdirAll(root, 0o755); err != nil {
 		return fmt.Errorf("%w: %v", ErrCache, err)
@@ -56,10 +62,16 @@ func publish(tc Toolchain, std *pkgFiles, gen map[string][]byte, ov *Overlay, go
 		return fmt.Errorf("%w: %v", ErrCache, err)
 	}
 	defer os.RemoveAll(tmp) // a no-op once renamed
-	if err := writeOverlay(tmp, tc, std, gen, ov); err != nil {
+	if err := writeOverlay(tmp, tc, std, gen, extra, ov); err != nil {
 		return fmt.Errorf("%w: %v", ErrCache, err)
 	}
-	if err := compile(goCmd, filepath.Join(tmp, checkFile), tmp); err != nil {
+	pkgs := []string{"bufio"}
+	for _, p := range extraPackages(extra) {
+		// fmt is built too: it is what writes to os.Stdout in most
+		// programs, and the first to break if os's API changed.
+		pkgs = append(pkgs, p, "fmt")
+	}
+	if err := compile(goCmd, filepath.Join(tmp, checkFile), tmp, pkgs...); err != nil {
 		return fmt.Errorf("%w with %s: %v", ErrCompile, tc.GOVERSION, err)
 	}
 	if err := os.Remove(filepath.Join(tmp, checkFile)); err != nil {
@@ -78,7 +90,7 @@ func publish(tc Toolchain, std *pkgFiles, gen map[string][]byte, ov *Overlay, go
 // writeOverlay writes the generated files, the overlay file naming them
 // at their published paths, the check overlay naming them where they are
 // now, and the version file.
-func writeOverlay(tmp string, tc Toolchain, std *pkgFiles, gen map[string][]byte, ov *Overlay) error {
+func writeOverlay(tmp string, tc Toolchain, std *pkgFiles, gen, extra map[string][]byte, ov *Overlay) error {
 	if err := os.Mkdir(filepath.Join(tmp, filesDir), 0o755); err != nil {
 		return err
 	}
@@ -87,8 +99,17 @@ func writeOverlay(tmp string, tc Toolchain, std *pkgFiles, gen map[string][]byte
 			return err
 		}
 	}
+	for rel, b := range extra {
+		p := filepath.Join(tmp, filepath.FromSlash(rel))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			return err
+		}
+		if err := os.WriteFile(p, b, 0o644); err != nil {
+			return err
+		}
+	}
 	for file, dir := range map[string]string{overlayFile: ov.Dir, checkFile: tmp} {
-		b, err := json.MarshalIndent(overlayJSON{replacements(std, tc.GOROOT, dir, gen)}, "", "\t")
+		b, err := json.MarshalIndent(overlayJSON{replacements(std, tc.GOROOT, dir, gen, extra)}, "", "\t")
 		if err != nil {
 			return err
 		}
@@ -100,11 +121,11 @@ func writeOverlay(tmp string, tc Toolchain, std *pkgFiles, gen map[string][]byte
 	return os.WriteFile(filepath.Join(tmp, versionFile), []byte(v), 0o644)
 }
 
-// compile builds bufio with the overlay, in dir, where no go.mod can pick
+// compile builds pkgs with the overlay, in dir, where no go.mod can pick
 // another toolchain; GOFLAGS is cleared so a user's flags cannot change
 // what is checked.
-func compile(goCmd, overlay, dir string) error {
-	cmd := exec.Command(goCmd, "build", "-overlay="+overlay, "bufio")
+func compile(goCmd, overlay, dir string, pkgs ...string) error {
+	cmd := exec.Command(goCmd, append([]string{"build", "-overlay=" + overlay}, pkgs...)...)
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), "GOFLAGS=", "GOTOOLCHAIN=local")
 	out, err := cmd.CombinedOutput()

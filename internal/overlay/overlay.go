@@ -77,13 +77,33 @@ func bufioDir(goroot string) string {
 // bufio API, compiled with goCmd (tc's go command) and published into
 // cacheDir. On error nothing is published.
 func Generate(tc Toolchain, src fs.FS, cacheDir, goCmd string) (*Overlay, error) {
+	return GenerateWith(tc, src, cacheDir, goCmd, Options{})
+}
+
+// Options choose what an overlay changes besides bufio.
+type Options struct {
+	// Stdout also changes package os so that the process's standard
+	// output is buffered as C's stdout is (`stdiobuf build -stdout`; see
+	// internal/osstdout). src must then also hold internal/osstdout/bufio.
+	Stdout bool
+}
+
+// GenerateWith is Generate with options.
+func GenerateWith(tc Toolchain, src fs.FS, cacheDir, goCmd string, opts Options) (*Overlay, error) {
 	files, err := sourceFiles(src)
 	if err != nil {
 		return nil, err
 	}
+	name := tc.GOVERSION + "-"
+	if opts.Stdout {
+		if files, err = addStdoutSource(src, files); err != nil {
+			return nil, err
+		}
+		name = tc.GOVERSION + "-stdout-"
+	}
 	ov := &Overlay{Version: hashFiles(files)[:12]}
 	ov.Key = cacheKey(tc, files)
-	ov.Dir = filepath.Join(cacheDir, tc.GOVERSION+"-"+ov.Key)
+	ov.Dir = filepath.Join(cacheDir, name+ov.Key)
 	ov.JSON = filepath.Join(ov.Dir, overlayFile)
 	if _, err := os.Stat(ov.JSON); err == nil {
 		return ov, nil
@@ -96,7 +116,13 @@ func Generate(tc Toolchain, src fs.FS, cacheDir, goCmd string) (*Overlay, error)
 	if err != nil {
 		return nil, err
 	}
-	if err := publish(tc, std, gen, ov, goCmd); err != nil {
+	var extra map[string][]byte
+	if opts.Stdout {
+		if extra, err = stdoutFiles(tc, files, gen); err != nil {
+			return nil, err
+		}
+	}
+	if err := publish(tc, std, gen, extra, ov, goCmd); err != nil {
 		return nil, err
 	}
 	return ov, nil

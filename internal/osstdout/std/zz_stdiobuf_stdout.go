@@ -59,9 +59,13 @@ type stdioRawFile struct{ f *File }
 
 func (r stdioRawFile) Write(b []byte) (int, error) { return r.f.stdioRawWrite(b) }
 
-// SyscallConn lets bufio find and fstat the descriptor without Fd, which
-// would make a non-blocking descriptor blocking.
+// SyscallConn and Fd make the buffer a stream over a descriptor, decided
+// as glibc decides stdout. bufio reaches the descriptor through
+// SyscallConn; Fd, which would make a non-blocking descriptor blocking, is
+// there only to say what the value is, as on *os.File.
 func (r stdioRawFile) SyscallConn() (syscall.RawConn, error) { return r.f.stdioRawSyscallConn() }
+
+func (r stdioRawFile) Fd() uintptr { return r.f.stdioRawFd() }
 
 // buffering reports whether writes to f go through the buffer.
 func (s *stdioStream) buffering(f *File) bool { return f == s.out && s.w != nil }

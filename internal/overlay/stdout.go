@@ -1,0 +1,95 @@
+package overlay
+
+import (
+	"bytes"
+	"fmt"
+	"io/fs"
+	"path"
+	"sort"
+	"strings"
+
+	"github.com/stdiobuf/stdiobuf/internal/osstdout"
+)
+
+// Source directories of `stdiobuf build -stdout`, inside the fs.FS handed
+// to GenerateWith: the patcher of package os (its source is part of the
+// cache key), the files it adds to os, and the files that stand in for
+// stream's osfile.go and std.go in a bufio that package os imports.
+const (
+	osstdoutDir      = "internal/osstdout"
+	osstdoutStdDir   = "internal/osstdout/std"
+	osstdoutBufioDir = "internal/osstdout/bufio"
+)
+
+// stdoutReplaced are stream's files that import package os; under -stdout
+// package os imports bufio, so the generated bufio takes the files of the
+// same names in osstdoutBufioDir instead.
+var stdoutReplaced = []string{"osfile.go", "std.go"}
+
+// addStdoutSource adds to files the sources -stdout needs from src.
+func addStdoutSource(src fs.FS, files map[string][]byte) (map[string][]byte, error) {
+	for _, dir := range []string{osstdoutDir, osstdoutStdDir, osstdoutBufioDir} {
+		entries, err := fs.ReadDir(src, dir)
+		if err != nil {
+			return nil, fmt.Errorf("%w: %v", ErrSource, err)
+		}
+		for _, e := range entries {
+			if e.IsDir() || !isSource(e.Name()) {
+				continue
+			}
+			name := path.Join(dir, e.Name())
+			b, err := fs.ReadFile(src, name)
+			if err != nil {
+				return nil, fmt.Errorf("%w: %v", ErrSource, err)
+			}
+			files[name] = b
+		}
+	}
+	return files, nil
+}
+
+// stdoutFiles swaps, in gen, the files of stream that import package os
+// for their stand-ins, and returns the files of package os the overlay
+// replaces or adds, by slash path below GOROOT/src.
+func stdoutFiles(tc Toolchain, files map[string][]byte, gen map[string][]byte) (map[string][]byte, error) {
+	for _, name := range stdoutReplaced {
+		twin, ok := files[path.Join(osstdoutBufioDir, name)]
+		if !ok {
+			return nil, fmt.Errorf("%w: no %s/%s", ErrSource, osstdoutBufioDir, name)
+		}
+		b, ok := bytes.CutPrefix(twin, []byte("//go:build "+strings.TrimSuffix(stdTag, " && ")+"\n"))
+		if !ok {
+			return nil, fmt.Errorf("%w: %s/%s lacks its build tag", ErrSource, osstdoutBufioDir, name)
+		}
+		gen[name] = append([]byte(header(path.Join(osstdoutBufioDir, name))), b...)
+	}
+	templates := make(map[string][]byte)
+	for name, b := range files {
+		if path.Dir(name) == osstdoutStdDir {
+			templates[path.Base(name)] = b
+		}
+	}
+	osFiles, err := osstdout.Files(tc.GOROOT, tc.GOVERSION, templates)
+	if err != nil {
+		return nil, err
+	}
+	extra := make(map[string][]byte)
+	for name, b := range osFiles {
+		extra[path.Join("os", name)] = b
+	}
+	return extra, nil
+}
+
+// extraPackages returns the import paths of the packages extra changes.
+func extraPackages(extra map[string][]byte) []string {
+	seen := make(map[string]bool)
+	for rel := range extra {
+		seen[path.Dir(rel)] = true
+	}
+	pkgs := make([]string, 0, len(seen))
+	for p := range seen {
+		pkgs = append(pkgs, p)
+	}
+	sort.Strings(pkgs)
+	return pkgs
+}
