@@ -135,7 +135,8 @@ func runGo(verb string, args []string, opts overlay.Options) error {
 
 // mergeOverlay writes a temporary overlay with the replacements of the
 // user's overlay file and of stdiobuf's, and returns its path. A user
-// overlay that replaces a file of bufio's directory is refused.
+// overlay that replaces a file of bufio's directory, or any file
+// stdiobuf's replaces (package os's under -stdout), is refused.
 func mergeOverlay(user, dir, ours, goroot string) (string, error) {
 	userPath := user
 	if !filepath.IsAbs(userPath) && dir != "" {
@@ -156,7 +157,7 @@ func mergeOverlay(user, dir, ours, goroot string) (string, error) {
 				abs = from
 			}
 		}
-		if filepath.Dir(filepath.Clean(abs)) == bufioDir {
+		if _, clash := o.Replace[filepath.Clean(abs)]; clash || filepath.Dir(filepath.Clean(abs)) == bufioDir {
 			return "", fmt.Errorf("-overlay %s replaces %s, which stdiobuf's overlay replaces with stream; use one or the other", user, from)
 		}
 		o.Replace[from] = to

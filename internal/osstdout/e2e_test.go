@@ -3,9 +3,11 @@
 package osstdout_test
 
 import (
+	"bufio"
 	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -189,8 +191,10 @@ func run(t *testing.T, bin string, s sink, merged bool, args ...string) result {
 
 // TestSameOutput: every exit path that runs exit hooks, a child writing
 // to the same descriptor, a raw write after Fd, io.Copy into os.Stdout,
-// and standard error merged into standard output deliver every byte in
-// the order of the plain build, wherever standard output goes.
+// standard error merged into standard output, Close, Stat and Seek (which
+// see the bytes printed before them) and a log.Logger on os.Stdout deliver
+// every byte in the order of the plain build, wherever standard output
+// goes.
 func TestSameOutput(t *testing.T) {
 	plain, buffered := programs(t)
 	data := filepath.Join(t.TempDir(), "data")
@@ -211,6 +215,8 @@ func TestSameOutput(t *testing.T) {
 		{"copy", []string{"copy", data}, false},
 		{"stderr 2>&1", []string{"stderr"}, true},
 		{"close", []string{"close"}, false},
+		{"Stat and Seek", []string{"stat"}, false},
+		{"log.Logger", []string{"log"}, false},
 	}
 	for _, c := range cases {
 		for _, s := range []sink{toFile, toPipe, toDevNull, toPty} {
@@ -291,6 +297,49 @@ func TestPrompt(t *testing.T) {
 		t.Fatal(err)
 	}
 	ptytest.Expect(t, master, "hello, gopher\n")
+}
+
+// TestCoprocess: a program answering questions over two pipes shows each
+// answer before it waits for the next question, where glibc's rule (flush
+// only a line-buffered stdout) would leave both sides waiting.
+func TestCoprocess(t *testing.T) {
+	_, buffered := programs(t)
+	cmd := exec.Command(buffered, "echo")
+	in, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	cmd.Stdout = w
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	w.Close()
+	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+	// A deadline, so that an answer left in the buffer fails the test
+	// instead of hanging it.
+	r.SetReadDeadline(time.Now().Add(30 * time.Second))
+	br := bufio.NewReader(r)
+	for _, q := range []string{"one", "two", "three"} {
+		if _, err := io.WriteString(in, q+"\n"); err != nil {
+			t.Fatal(err)
+		}
+		got, err := br.ReadString('\n')
+		if err != nil {
+			t.Fatalf("waiting for the answer to %q: %v", q, err)
+		}
+		if want := "got " + q + "\n"; got != want {
+			t.Fatalf("answer %q, want %q", got, want)
+		}
+	}
+	in.Close()
+	if err := cmd.Wait(); err != nil {
+		t.Fatal(err)
+	}
 }
 
 // TestPanic: an unrecovered panic runs no exit hooks, so what is still in

@@ -35,6 +35,8 @@ type stdioStream struct {
 	closed        bool // out was closed through Close: writes go straight to it
 	sameOnce      sync.Once
 	same          bool // out and errf are the same file (`prog > log 2>&1`)
+	inOnce        sync.Once
+	inFile        bool // in is a regular file: a read of it never waits for a peer
 }
 
 var stdioOut = stdioStart(Stdout, Stdin, Stderr)
@@ -96,16 +98,27 @@ func (s *stdioStream) flush(f *File) error {
 
 func (s *stdioStream) exitFlush() { s.flush(nil) }
 
-// beforeRead flushes a line-buffered standard output before the program
-// reads its original standard input, as glibc does before a read that
-// must wait: a prompt shows before the program blocks.
+// beforeRead flushes standard output before the program reads its
+// original standard input, where the read may wait for whoever reads that
+// output. glibc flushes a line-buffered stdout before such a read, so a
+// prompt shows on a terminal before the program blocks; this goes one
+// step further and flushes before any read of standard input that is not
+// a regular file (a pipe, a socket, a terminal), so a program talking to
+// a peer over two pipes (a coprocess, os/exec's StdinPipe and
+// StdoutPipe) never waits for an answer to a question still in its
+// buffer, which a C program without fflush does. A filter reading a pipe
+// then writes about once per read of its input.
 func (s *stdioStream) beforeRead(f *File) {
 	if f != s.in || s.w == nil {
 		return
 	}
+	s.inOnce.Do(func() {
+		fi, err := s.in.stdioRawStat()
+		s.inFile = err == nil && fi.Mode().IsRegular()
+	})
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if !s.closed && s.w.Buffered() > 0 && stdioLineBuffered(s.w) {
+	if !s.closed && s.w.Buffered() > 0 && (!s.inFile || stdioLineBuffered(s.w)) {
 		s.w.Flush()
 	}
 }

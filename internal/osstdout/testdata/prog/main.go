@@ -59,6 +59,13 @@ func main() {
 		fmt.Print("name? ")
 		s, _ := bufio.NewReader(os.Stdin).ReadString('\n')
 		fmt.Println("hello,", strings.TrimSpace(s))
+	case "echo":
+		// A coprocess: answers each line of standard input with one line
+		// of standard output, and waits for the next question.
+		in := bufio.NewScanner(os.Stdin)
+		for in.Scan() {
+			fmt.Println("got", in.Text())
+		}
 	case "goroutines":
 		// Each Write is one whole line; lines must never be mixed.
 		var wg sync.WaitGroup
@@ -110,6 +117,24 @@ func main() {
 		if _, err := fmt.Println("after close"); err == nil {
 			fmt.Fprintln(os.Stderr, "write after close succeeded")
 			os.Exit(1)
+		}
+	case "stat":
+		// Stat and Seek see every byte printed before them: on a
+		// file, the size and the offset count them.
+		lines("stat", 10)
+		fi, err := os.Stdout.Stat()
+		if err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+		size := fi.Size()
+		off, _ := os.Stdout.Seek(0, io.SeekCurrent)
+		fmt.Printf("size %d offset %d\n", size, off)
+	case "log":
+		// A log.Logger pointed at os.Stdout writes through the buffer.
+		l := log.New(os.Stdout, "log: ", 0)
+		for i := range 20 {
+			l.Println("line", i)
 		}
 	case "panic":
 		lines("panic", 10)
