@@ -35,7 +35,7 @@ trap 'rm -rf "$tmp"' EXIT
 go build -o "$tmp/stdiobuf" ./cmd/stdiobuf
 go build -o "$tmp/go-plain" ./bench/stdout
 "$tmp/stdiobuf" build -stdout -o "$tmp/go-stdout" ./bench/stdout
-cc -O2 -o "$tmp/c-printf" bench/stdout/println.c
+cc -O2 -o "$tmp/c-printf" bench/c/println.c
 
 # run PROG SINK ARGS...: one timed run; prints seconds.
 run() {

@@ -1,7 +1,7 @@
 // Command println is golang/go#3463's program: fmt.Println(i) for every i
 // below N (default 1<<24), or with -printf a fmt.Printf("%d %s\n") loop.
 // bench/stdout.sh builds it plainly and with `stdiobuf build -stdout` and
-// times it against the same loops in C (println.c).
+// times it against the same loops in C (bench/c/println.c).
 package main
 
 import (
