@@ -331,25 +331,59 @@ func TestFDPipePolicies(t *testing.T) {
 	}
 }
 
-// TestFDPipeStaysNonBlocking: deciding a stream over a non-blocking
-// *os.File does not make its descriptor blocking (as Fd would), so its
-// deadlines keep working and a read can time out instead of hanging.
+// embeddedFile is a type that embeds *os.File, as wrappers do: it has
+// both Fd (which makes a descriptor blocking) and SyscallConn (which does
+// not) through the embedded file.
+type embeddedFile struct{ *os.File }
+
+// TestFDPipeStaysNonBlocking: deciding a stream over a non-blocking pipe,
+// reading and writing through it and copying in the kernel do not make the
+// descriptor blocking (as Fd would), so its deadlines keep working and a
+// read can time out instead of hanging. This holds for an *os.File and for
+// a type embedding one, which stream reaches through SyscallConn as well.
 func TestFDPipeStaysNonBlocking(t *testing.T) {
-	pr, pw := newPipe(t)
-	stream.NewReader(pr).Info() // the decisions: fstat and the terminal check
-	stream.NewWriter(pw).Info()
-	for _, f := range []*os.File{pr, pw} {
-		var flags int
-		err := withFd(f, func(fd int) (err error) {
-			flags, err = unix.FcntlInt(uintptr(fd), unix.F_GETFL, 0)
-			return err
+	tests := []struct {
+		name string
+		wrap func(*os.File) io.ReadWriter
+	}{
+		{"*os.File", func(f *os.File) io.ReadWriter { return f }},
+		{"embedding *os.File", func(f *os.File) io.ReadWriter { return embeddedFile{f} }},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			pr, pw := newPipe(t)
+			w := stream.NewWriter(tt.wrap(pw))
+			r := stream.NewReader(tt.wrap(pr))
+			if _, err := w.WriteString("abc\n"); err != nil {
+				t.Fatal(err)
+			}
+			if err := w.Flush(); err != nil { // the Writer's first I/O
+				t.Fatal(err)
+			}
+			if _, err := r.ReadString('\n'); err != nil { // the Reader's
+				t.Fatal(err)
+			}
+			// And a kernel copy between two of them (splice).
+			dr, dw := newPipe(t)
+			pw.WriteString("def")
+			pw.Close()
+			if _, err := stream.NewReader(tt.wrap(pr)).WriteTo(stream.NewWriter(tt.wrap(dw))); err != nil {
+				t.Fatal(err)
+			}
+			for _, f := range []*os.File{pr, dr, dw} {
+				var flags int
+				err := withFd(f, func(fd int) (err error) {
+					flags, err = unix.FcntlInt(uintptr(fd), unix.F_GETFL, 0)
+					return err
+				})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if flags&unix.O_NONBLOCK == 0 {
+					t.Errorf("%s is blocking after a stream used it", f.Name())
+				}
+			}
 		})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if flags&unix.O_NONBLOCK == 0 {
-			t.Errorf("%s is blocking after a stream decided over it", f.Name())
-		}
 	}
 }
 
