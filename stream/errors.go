@@ -1,25 +1,6 @@
 package stream
 
-import (
-	"bufio"
-	"errors"
-)
-
-// The errors bufio returns are returned here as the very same values, so a
-// program that compares against bufio's errors keeps working after it
-// switches its import to stream.
-var (
-	ErrInvalidUnreadByte = bufio.ErrInvalidUnreadByte
-	ErrInvalidUnreadRune = bufio.ErrInvalidUnreadRune
-	ErrBufferFull        = bufio.ErrBufferFull
-	ErrNegativeCount     = bufio.ErrNegativeCount
-
-	ErrTooLong         = bufio.ErrTooLong
-	ErrNegativeAdvance = bufio.ErrNegativeAdvance
-	ErrAdvanceTooFar   = bufio.ErrAdvanceTooFar
-	ErrBadReadCount    = bufio.ErrBadReadCount
-	ErrFinalToken      = bufio.ErrFinalToken
-)
+import "errors"
 
 // Errors of this package's own additions.
 var (

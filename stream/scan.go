@@ -1,17 +1,6 @@
 package stream
 
-import (
-	"bufio"
-	"io"
-)
-
-// MaxScanTokenSize is the maximum size used to buffer a token unless the
-// user provides an explicit buffer with Scanner.Buffer. It is bufio's.
-const MaxScanTokenSize = bufio.MaxScanTokenSize
-
-// SplitFunc is bufio's SplitFunc: split functions written for bufio work
-// here unchanged, and these work with bufio.
-type SplitFunc = bufio.SplitFunc
+import "io"
 
 // startBufSize is bufio.Scanner's first buffer size.
 const startBufSize = 4096
@@ -296,28 +285,4 @@ func (s *Scanner) Info() Info {
 		i.Fd = -1
 	}
 	return i
-}
-
-// ScanBytes is a split function for a Scanner that returns each byte as a token.
-func ScanBytes(data []byte, atEOF bool) (advance int, token []byte, err error) {
-	return bufio.ScanBytes(data, atEOF)
-}
-
-// ScanRunes is a split function for a Scanner that returns each
-// UTF-8-encoded rune as a token, as bufio.ScanRunes.
-func ScanRunes(data []byte, atEOF bool) (advance int, token []byte, err error) {
-	return bufio.ScanRunes(data, atEOF)
-}
-
-// ScanLines is a split function for a Scanner that returns each line of
-// text, stripped of any trailing end-of-line marker, as bufio.ScanLines.
-func ScanLines(data []byte, atEOF bool) (advance int, token []byte, err error) {
-	return bufio.ScanLines(data, atEOF)
-}
-
-// ScanWords is a split function for a Scanner that returns each
-// space-separated word of text, with surrounding spaces deleted, as
-// bufio.ScanWords.
-func ScanWords(data []byte, atEOF bool) (advance int, token []byte, err error) {
-	return bufio.ScanWords(data, atEOF)
 }
