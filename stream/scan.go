@@ -30,8 +30,10 @@ type Scanner struct {
 	token        []byte    // Last token returned by split.
 	buf          []byte    // Buffer used as argument to split: data is buf[start:end].
 	start        int       // First non-processed byte in buf.
-	end          int       // End of data in buf.
+	end          int       // End of the data offered to split: at most limit bytes from start.
+	filled       int       // End of data in buf; past end only over a descriptor.
 	err          error     // Sticky error.
+	held         error     // A read error after buf[end:filled], for err once that is offered.
 	empties      int       // Count of successive empty tokens.
 	scanCalled   bool      // Scan has been called; buffer is in use.
 	done         bool      // Scan has finished.
@@ -91,17 +93,11 @@ func (s *Scanner) Scan() bool {
 		}
 	}
 	for {
-		// Offer the split function what is buffered, no more than bufio
-		// could hold; once the input has ended it is asked even with
-		// nothing, for a last (empty) token.
+		// Offer the split function what is offered (buf[start:end]);
+		// once the input has ended it is asked even with nothing, for
+		// a last (empty) token.
 		if s.end > s.start || s.err != nil {
-			data, atEOF, cut := s.buf[s.start:s.end], s.err != nil, false
-			if len(data) > s.limit {
-				// Only over a descriptor, whose buffer can outgrow
-				// the limit: bufio would not have read past it.
-				data, atEOF, cut = data[:s.limit], false, true
-			}
-			advance, token, err := s.split(data, atEOF)
+			advance, token, err := s.split(s.buf[s.start:s.end], s.err != nil)
 			if err != nil {
 				if err == ErrFinalToken {
 					// The split function's last word: a non-nil token
@@ -113,20 +109,10 @@ func (s *Scanner) Scan() bool {
 				s.setErr(err)
 				return false
 			}
-			if !s.advance(advance, len(data)) {
+			if !s.advance(advance) {
 				return false
 			}
 			s.token = token
-			if token == nil && !atEOF && len(data) == s.limit {
-				if advance == 0 {
-					// bufio's buffer would be full without a token.
-					s.setErr(ErrTooLong)
-					return false
-				}
-				if cut {
-					continue // more is buffered: offer it before reading
-				}
-			}
 			if token != nil {
 				if s.err == nil || advance > 0 {
 					s.empties = 0
@@ -140,23 +126,36 @@ func (s *Scanner) Scan() bool {
 				return true
 			}
 		}
+		if s.filled > s.end {
+			// Read but not yet offered (only over a descriptor):
+			// offer more before reading, unless the offer already
+			// filled bufio's largest buffer.
+			if s.end-s.start >= s.limit {
+				s.setErr(ErrTooLong)
+				return false
+			}
+			s.offer()
+			continue
+		}
 		// No token in what is buffered: done if the input has ended,
 		// else read more.
 		if s.err != nil {
-			s.start, s.end = 0, 0
+			s.start, s.end, s.filled = 0, 0, 0
 			return false
 		}
+		// From here all that was read is offered (end == filled).
 		// Move the data to the front when the buffer's end is reached or
 		// more than half of it lies consumed before the data.
 		if s.start > 0 && (s.end == len(s.buf) || s.start > len(s.buf)/2) {
 			copy(s.buf, s.buf[s.start:s.end])
 			s.end -= s.start
-			s.start = 0
+			s.start, s.filled = 0, s.end
 		}
-		// A full buffer doubles, up to maxBuf.
-		if s.end == len(s.buf) {
+		// A full offer stops the Scanner where bufio's full buffer
+		// would; a full buffer doubles, up to maxBuf.
+		if s.end-s.start >= s.limit || s.end == len(s.buf) {
 			const maxInt = int(^uint(0) >> 1) // so the doubling cannot overflow
-			if len(s.buf) >= s.maxBuf || len(s.buf) > maxInt/2 {
+			if s.end-s.start >= s.limit || len(s.buf) >= s.maxBuf || len(s.buf) > maxInt/2 {
 				s.setErr(ErrTooLong)
 				return false
 			}
@@ -169,12 +168,12 @@ func (s *Scanner) Scan() bool {
 			copy(newBuf, s.buf[s.start:s.end])
 			s.buf = newBuf
 			s.end -= s.start
-			s.start = 0
+			s.start, s.filled = 0, s.end
 		}
 		// Read once; a reader that keeps returning nothing is given up on
 		// with io.ErrNoProgress, one that claims more than it was given
 		// with ErrBadReadCount.
-		room := s.buf[s.end:]
+		room := s.buf[s.filled:]
 		if s.s.mode == Unbuffered {
 			room = room[:1] // never read ahead of the token
 		}
@@ -184,9 +183,9 @@ func (s *Scanner) Scan() bool {
 				s.setErr(ErrBadReadCount)
 				break
 			}
-			s.end += n
+			s.filled += n
 			if err != nil {
-				s.setErr(err)
+				s.held = err
 				break
 			}
 			if n > 0 {
@@ -199,6 +198,19 @@ func (s *Scanner) Scan() bool {
 				break
 			}
 		}
+		s.offer()
+	}
+}
+
+// offer extends the bytes offered to the split function over what was
+// read, up to bufio's largest buffer (limit bytes), so that the split
+// function never sees more than it would under bufio. A read error comes
+// into view (s.err) only once all the bytes before it are offered.
+func (s *Scanner) offer() {
+	s.end = min(s.filled, s.start+s.limit)
+	if s.end == s.filled && s.held != nil {
+		s.setErr(s.held)
+		s.held = nil
 	}
 }
 
@@ -221,13 +233,14 @@ func (s *Scanner) read(p []byte) (int, error) {
 	return s.r.Read(p)
 }
 
-// advance consumes n of the offered bytes, or records why it cannot.
-func (s *Scanner) advance(n, offered int) bool {
+// advance consumes n of the bytes offered to the split function (what is
+// buffered, up to the limit), or records why it cannot.
+func (s *Scanner) advance(n int) bool {
 	if n < 0 {
 		s.setErr(ErrNegativeAdvance)
 		return false
 	}
-	if n > offered {
+	if n > s.end-s.start {
 		s.setErr(ErrAdvanceTooFar)
 		return false
 	}

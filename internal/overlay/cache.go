@@ -2,6 +2,8 @@ package overlay
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -15,7 +17,6 @@ import (
 const (
 	overlayFile = "overlay.json" // go's -overlay file
 	versionFile = "VERSION"      // what the overlay was made for, one line
-	filesDir    = "bufio"        // the generated package's files
 	checkFile   = "check.json"   // the overlay for the compile check, at the temporary paths
 	tmpPrefix   = ".tmp-"        // a directory being written
 	staleAfter  = time.Hour      // a temporary directory this old was left by a killed generator
@@ -26,32 +27,48 @@ type overlayJSON struct {
 	Replace map[string]string
 }
 
-// replacements maps each file of the toolchain's bufio to its generated
-// file under dir, or to "" (deleted) if the generated package has no file
-// of that name, and adds the generated files stream has and bufio lacks.
-func replacements(std *pkgFiles, goroot, dir string, gen, extra map[string][]byte) map[string]string {
+// A pkgOverlay is the generated files of one standard-library package.
+// The overlay holds bufio alone today; it is a list so that files for
+// other packages can join it.
+type pkgOverlay struct {
+	path string            // import path, such as "bufio"
+	std  *pkgFiles         // the toolchain's own files of the package
+	gen  map[string][]byte // the generated files, by base name
+	// patch keeps the toolchain's files that gen does not replace (the
+	// overlay changes a few files of the package, as -stdout does os's);
+	// otherwise they are deleted and gen is the whole package.
+	patch bool
+}
+
+// srcDir is the package's directory under GOROOT or the overlay's dir.
+func (p pkgOverlay) srcDir(root string) string {
+	return filepath.Join(root, "src", filepath.FromSlash(p.path))
+}
+
+// replacements maps each non-test file of the toolchain's packages to its
+// generated file under dir, or to "" (deleted) if the generated package
+// has no file of that name and is not a patch, and adds the generated
+// files the toolchain's package lacks.
+func replacements(pkgs []pkgOverlay, goroot, dir string) map[string]string {
 	r := make(map[string]string)
-	for name := range std.files {
-		if !strings.HasSuffix(name, "_test.go") {
-			r[filepath.Join(bufioDir(goroot), name)] = ""
+	for _, p := range pkgs {
+		for name := range p.std.files {
+			if !p.patch && !strings.HasSuffix(name, "_test.go") {
+				r[filepath.Join(p.srcDir(goroot), name)] = ""
+			}
 		}
-	}
-	for name := range gen {
-		r[filepath.Join(bufioDir(goroot), name)] = filepath.Join(dir, filesDir, name)
-	}
-	for rel := range extra {
-		r[filepath.Join(goroot, "src", filepath.FromSlash(rel))] = filepath.Join(dir, filepath.FromSlash(rel))
+		for name := range p.gen {
+			r[filepath.Join(p.srcDir(goroot), name)] = filepath.Join(p.srcDir(dir), name)
+		}
 	}
 	return r
 }
 
-// publish writes gen into a temporary directory beside ov.Dir, compiles it
-// with goCmd, and renames it to ov.Dir. If another generator published
-// the same overlay first, its result stands and this one is dropped.
-//
-// extra holds the files of other standard-library packages that the
-// overlay replaces or adds, by slash path below GOROOT/src (os/file.go).
-func publish(tc Toolchain, std *pkgFiles, gen, extra map[string][]byte, ov *Overlay, goCmd string) error {
+// publish writes pkgs into a temporary directory beside ov.Dir, compiles
+// them with goCmd, and renames the directory to ov.Dir. If another
+// generator published the same overlay first, its result stands and this
+// one is dropped.
+func publish(tc Toolchain, pkgs []pkgOverlay, ov *Overlay, goCmd string) error {
 	root := filepath.Dir(ov.Dir)
 	if err := os.MkdirAll(root, 0o755); err != nil {
 		return fmt.Errorf("%w: %v", ErrCache, err)
@@ -62,16 +79,14 @@ func publish(tc Toolchain, std *pkgFiles, gen, extra map[string][]byte, ov *Over
 		return fmt.Errorf("%w: %v", ErrCache, err)
 	}
 	defer os.RemoveAll(tmp) // a no-op once renamed
-	if err := writeOverlay(tmp, tc, std, gen, extra, ov); err != nil {
+	if err := writeOverlay(tmp, tc, pkgs, ov); err != nil {
 		return fmt.Errorf("%w: %v", ErrCache, err)
 	}
-	pkgs := []string{"bufio"}
-	for _, p := range extraPackages(extra) {
-		// fmt is built too: it is what writes to os.Stdout in most
-		// programs, and the first to break if os's API changed.
-		pkgs = append(pkgs, p, "fmt")
+	var paths []string
+	for _, p := range pkgs {
+		paths = append(paths, p.path)
 	}
-	if err := compile(goCmd, filepath.Join(tmp, checkFile), tmp, pkgs...); err != nil {
+	if err := compile(goCmd, filepath.Join(tmp, checkFile), tmp, paths); err != nil {
 		return fmt.Errorf("%w with %s: %v", ErrCompile, tc.GOVERSION, err)
 	}
 	if err := os.Remove(filepath.Join(tmp, checkFile)); err != nil {
@@ -90,26 +105,20 @@ func publish(tc Toolchain, std *pkgFiles, gen, extra map[string][]byte, ov *Over
 // writeOverlay writes the generated files, the overlay file naming them
 // at their published paths, the check overlay naming them where they are
 // now, and the version file.
-func writeOverlay(tmp string, tc Toolchain, std *pkgFiles, gen, extra map[string][]byte, ov *Overlay) error {
-	if err := os.Mkdir(filepath.Join(tmp, filesDir), 0o755); err != nil {
-		return err
-	}
-	for name, b := range gen {
-		if err := os.WriteFile(filepath.Join(tmp, filesDir, name), b, 0o644); err != nil {
+func writeOverlay(tmp string, tc Toolchain, pkgs []pkgOverlay, ov *Overlay) error {
+	for _, p := range pkgs {
+		dir := p.srcDir(tmp)
+		if err := os.MkdirAll(dir, 0o755); err != nil {
 			return err
 		}
-	}
-	for rel, b := range extra {
-		p := filepath.Join(tmp, filepath.FromSlash(rel))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			return err
-		}
-		if err := os.WriteFile(p, b, 0o644); err != nil {
-			return err
+		for name, b := range p.gen {
+			if err := os.WriteFile(filepath.Join(dir, name), b, 0o644); err != nil {
+				return err
+			}
 		}
 	}
 	for file, dir := range map[string]string{overlayFile: ov.Dir, checkFile: tmp} {
-		b, err := json.MarshalIndent(overlayJSON{replacements(std, tc.GOROOT, dir, gen, extra)}, "", "\t")
+		b, err := json.MarshalIndent(overlayJSON{replacements(pkgs, tc.GOROOT, dir)}, "", "\t")
 		if err != nil {
 			return err
 		}
@@ -121,10 +130,10 @@ func writeOverlay(tmp string, tc Toolchain, std *pkgFiles, gen, extra map[string
 	return os.WriteFile(filepath.Join(tmp, versionFile), []byte(v), 0o644)
 }
 
-// compile builds pkgs with the overlay, in dir, where no go.mod can pick
-// another toolchain; GOFLAGS is cleared so a user's flags cannot change
-// what is checked.
-func compile(goCmd, overlay, dir string, pkgs ...string) error {
+// compile builds the packages with the overlay, in dir, where no go.mod
+// can pick another toolchain; GOFLAGS is cleared so a user's flags cannot
+// change what is checked.
+func compile(goCmd, overlay, dir string, pkgs []string) error {
 	cmd := exec.Command(goCmd, append([]string{"build", "-overlay=" + overlay}, pkgs...)...)
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), "GOFLAGS=", "GOTOOLCHAIN=local")
@@ -158,4 +167,28 @@ func removeStale(root string) {
 func ReadVersion(dir string) (string, error) {
 	b, err := os.ReadFile(filepath.Join(dir, versionFile))
 	return strings.TrimSpace(string(b)), err
+}
+
+// LinkGOROOT returns a symbolic link to tc's GOROOT in cacheDir, made
+// atomically if it is missing: the path of a toolchain in the module
+// cache, where the go command accepts no overlay, under which it does.
+func LinkGOROOT(tc Toolchain, cacheDir string) (string, error) {
+	sum := sha256.Sum256([]byte(tc.GOROOT))
+	link := filepath.Join(cacheDir, "goroot-"+safeName(tc.GOVERSION)+"-"+hex.EncodeToString(sum[:])[:12])
+	if target, err := os.Readlink(link); err == nil && target == tc.GOROOT {
+		return link, nil
+	}
+	if err := os.MkdirAll(cacheDir, 0o755); err != nil {
+		return "", fmt.Errorf("%w: %v", ErrCache, err)
+	}
+	tmp := fmt.Sprintf("%s%s-%d", filepath.Join(cacheDir, tmpPrefix), filepath.Base(link), os.Getpid())
+	os.Remove(tmp)
+	if err := os.Symlink(tc.GOROOT, tmp); err != nil {
+		return "", fmt.Errorf("%w: %v", ErrCache, err)
+	}
+	if err := os.Rename(tmp, link); err != nil {
+		os.Remove(tmp)
+		return "", fmt.Errorf("%w: %v", ErrCache, err)
+	}
+	return link, nil
 }

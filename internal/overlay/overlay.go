@@ -67,7 +67,7 @@ const (
 
 // bufioDir is bufio's directory in a GOROOT.
 func bufioDir(goroot string) string {
-	return filepath.Join(goroot, "src", "bufio")
+	return pkgOverlay{path: "bufio"}.srcDir(goroot)
 }
 
 // Generate returns the overlay for tc made from src, which holds stream's
@@ -84,7 +84,7 @@ func Generate(tc Toolchain, src fs.FS, cacheDir, goCmd string) (*Overlay, error)
 type Options struct {
 	// Stdout also changes package os so that the process's standard
 	// output is buffered as C's stdout is (`stdiobuf build -stdout`; see
-	// internal/osstdout). src must then also hold internal/osstdout/bufio.
+	// internal/osstdout). src must then also hold internal/osstdout.
 	Stdout bool
 }
 
@@ -94,12 +94,12 @@ func GenerateWith(tc Toolchain, src fs.FS, cacheDir, goCmd string, opts Options)
 	if err != nil {
 		return nil, err
 	}
-	name := tc.GOVERSION + "-"
+	name := safeName(tc.GOVERSION) + "-"
 	if opts.Stdout {
 		if files, err = addStdoutSource(src, files); err != nil {
 			return nil, err
 		}
-		name = tc.GOVERSION + "-stdout-"
+		name += "stdout-"
 	}
 	ov := &Overlay{Version: hashFiles(files)[:12]}
 	ov.Key = cacheKey(tc, files)
@@ -116,13 +116,15 @@ func GenerateWith(tc Toolchain, src fs.FS, cacheDir, goCmd string, opts Options)
 	if err != nil {
 		return nil, err
 	}
-	var extra map[string][]byte
+	pkgs := []pkgOverlay{{path: "bufio", std: std, gen: gen}}
 	if opts.Stdout {
-		if extra, err = stdoutFiles(tc, files, gen); err != nil {
+		osPkg, err := stdoutFiles(tc, files, gen)
+		if err != nil {
 			return nil, err
 		}
+		pkgs = append(pkgs, osPkg)
 	}
-	if err := publish(tc, std, gen, extra, ov, goCmd); err != nil {
+	if err := publish(tc, pkgs, ov, goCmd); err != nil {
 		return nil, err
 	}
 	return ov, nil
@@ -138,4 +140,17 @@ func generate(tc Toolchain, std *pkgFiles, files map[string][]byte) (map[string]
 		return nil, fmt.Errorf("%w: %s's bufio has %v", ErrAPI, tc.GOVERSION, err)
 	}
 	return gen, nil
+}
+
+// safeName makes a Go version usable in a file name: a development
+// toolchain's is "devel go1.27-abcdef Mon Nov 30 ..." with spaces and
+// colons.
+func safeName(version string) string {
+	b := []byte(version)
+	for i, c := range b {
+		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '.' || c == '-') {
+			b[i] = '_'
+		}
+	}
+	return string(b)
 }

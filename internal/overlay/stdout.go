@@ -3,9 +3,9 @@ package overlay
 import (
 	"bytes"
 	"fmt"
+	"go/ast"
 	"io/fs"
 	"path"
-	"sort"
 	"strings"
 
 	"github.com/stdiobuf/stdiobuf/internal/osstdout"
@@ -49,17 +49,17 @@ func addStdoutSource(src fs.FS, files map[string][]byte) (map[string][]byte, err
 }
 
 // stdoutFiles swaps, in gen, the files of stream that import package os
-// for their stand-ins, and returns the files of package os the overlay
-// replaces or adds, by slash path below GOROOT/src.
-func stdoutFiles(tc Toolchain, files map[string][]byte, gen map[string][]byte) (map[string][]byte, error) {
+// for their stand-ins, and returns the patch of package os: the files it
+// replaces or adds.
+func stdoutFiles(tc Toolchain, files map[string][]byte, gen map[string][]byte) (pkgOverlay, error) {
 	for _, name := range stdoutReplaced {
 		twin, ok := files[path.Join(osstdoutBufioDir, name)]
 		if !ok {
-			return nil, fmt.Errorf("%w: no %s/%s", ErrSource, osstdoutBufioDir, name)
+			return pkgOverlay{}, fmt.Errorf("%w: no %s/%s", ErrSource, osstdoutBufioDir, name)
 		}
 		b, ok := bytes.CutPrefix(twin, []byte("//go:build "+strings.TrimSuffix(stdTag, " && ")+"\n"))
 		if !ok {
-			return nil, fmt.Errorf("%w: %s/%s lacks its build tag", ErrSource, osstdoutBufioDir, name)
+			return pkgOverlay{}, fmt.Errorf("%w: %s/%s lacks its build tag", ErrSource, osstdoutBufioDir, name)
 		}
 		gen[name] = append([]byte(header(path.Join(osstdoutBufioDir, name))), b...)
 	}
@@ -71,25 +71,11 @@ func stdoutFiles(tc Toolchain, files map[string][]byte, gen map[string][]byte) (
 	}
 	osFiles, err := osstdout.Files(tc.GOROOT, tc.GOVERSION, templates)
 	if err != nil {
-		return nil, err
+		return pkgOverlay{}, err
 	}
-	extra := make(map[string][]byte)
-	for name, b := range osFiles {
-		extra[path.Join("os", name)] = b
+	std := &pkgFiles{files: make(map[string]*ast.File)}
+	for name := range osFiles {
+		std.files[name] = nil // only the names matter to a patch
 	}
-	return extra, nil
-}
-
-// extraPackages returns the import paths of the packages extra changes.
-func extraPackages(extra map[string][]byte) []string {
-	seen := make(map[string]bool)
-	for rel := range extra {
-		seen[path.Dir(rel)] = true
-	}
-	pkgs := make([]string, 0, len(seen))
-	for p := range seen {
-		pkgs = append(pkgs, p)
-	}
-	sort.Strings(pkgs)
-	return pkgs
+	return pkgOverlay{path: "os", std: std, gen: osFiles, patch: true}, nil
 }
