@@ -1,10 +1,10 @@
 package stream
 
 import (
-	"os"
 	"strconv"
 	"strings"
 	"sync/atomic"
+	"syscall"
 )
 
 // A policy is the rule that sizes a stream over a file descriptor from
@@ -262,7 +262,7 @@ func defaultPolicy() Policy {
 	if p := Policy(processDefault.Load()); p != PolicyDefault {
 		return p
 	}
-	v, ok := os.LookupEnv(policyEnv)
+	v, ok := syscall.Getenv(policyEnv)
 	if !ok || v == "" {
 		return PolicyBlksize
 	}
