@@ -30,24 +30,31 @@ var (
 	buildErr  error
 	plainBin  string // testdata/prog built plainly
 	stdoutBin string // testdata/prog built with `stdiobuf build -stdout`
+	raceBin   string // the same with -race
+	plainOv   string // `stdiobuf overlay`, without -stdout
 	binDir    string
 )
 
-// overlayPath is `stdiobuf overlay -stdout` run from this module's source.
-func overlayPath(dir string) (string, error) {
+// overlayPaths are `stdiobuf overlay -stdout` and `stdiobuf overlay`, run
+// from this module's source.
+func overlayPaths(dir string) (stdout, plain string, err error) {
 	tool := filepath.Join(dir, "stdiobuf")
 	if out, err := exec.Command("go", "build", "-o", tool, "../../cmd/stdiobuf").CombinedOutput(); err != nil {
-		return "", fmt.Errorf("building cmd/stdiobuf: %v\n%s", err, out)
+		return "", "", fmt.Errorf("building cmd/stdiobuf: %v\n%s", err, out)
 	}
-	out, err := exec.Command(tool, "overlay", "-stdout").Output()
-	if err != nil {
-		var ee *exec.ExitError
-		if errors.As(err, &ee) {
-			return "", fmt.Errorf("stdiobuf overlay -stdout: %v\n%s", err, ee.Stderr)
+	var paths []string
+	for _, args := range [][]string{{"overlay", "-stdout"}, {"overlay"}} {
+		out, err := exec.Command(tool, args...).Output()
+		if err != nil {
+			var ee *exec.ExitError
+			if errors.As(err, &ee) {
+				return "", "", fmt.Errorf("stdiobuf %s: %v\n%s", strings.Join(args, " "), err, ee.Stderr)
+			}
+			return "", "", err
 		}
-		return "", err
+		paths = append(paths, strings.TrimSpace(string(out)))
 	}
-	return strings.TrimSpace(string(out)), nil
+	return paths[0], paths[1], nil
 }
 
 func programs(t *testing.T) (plain, buffered string) {
@@ -61,16 +68,24 @@ func programs(t *testing.T) (plain, buffered string) {
 			return
 		}
 		var ov string
-		ov, buildErr = overlayPath(binDir)
+		ov, plainOv, buildErr = overlayPaths(binDir)
 		if buildErr != nil {
 			return
 		}
 		plainBin = filepath.Join(binDir, "prog-plain")
 		stdoutBin = filepath.Join(binDir, "prog-stdout")
-		for _, b := range []struct{ out, overlay string }{{plainBin, ""}, {stdoutBin, ov}} {
+		raceBin = filepath.Join(binDir, "prog-race")
+		builds := []struct {
+			out, overlay string
+			race         bool
+		}{{plainBin, "", false}, {stdoutBin, ov, false}, {raceBin, ov, true}}
+		for _, b := range builds {
 			args := []string{"build", "-o", b.out}
 			if b.overlay != "" {
 				args = append(args, "-overlay="+b.overlay)
+			}
+			if b.race {
+				args = append(args, "-race")
 			}
 			args = append(args, "./testdata/prog")
 			if out, err := exec.Command("go", args...).CombinedOutput(); err != nil {
@@ -251,6 +266,31 @@ func TestGoroutines(t *testing.T) {
 		if diff := cmp.Diff(want, counts); diff != "" {
 			t.Errorf("%s: lines per goroutine (-want +got):\n%s", s, diff)
 		}
+	}
+}
+
+// TestRace: the race detector finds nothing in a -stdout program writing
+// from many goroutines (it exits 66 when it does).
+func TestRace(t *testing.T) {
+	programs(t)
+	for _, s := range []sink{toFile, toPipe} {
+		got := run(t, raceBin, s, false, "goroutines")
+		if got.Status != 0 || got.Stderr != "" || len(got.Stdout) != 8*500*51+500*(0+1+2+3+4+5+6+7) {
+			t.Errorf("%s: status %d, %d bytes out, stderr:\n%s", s, got.Status, len(got.Stdout), got.Stderr)
+		}
+	}
+}
+
+// TestWithoutStdout: the overlay made without -stdout changes bufio alone;
+// package os is the toolchain's.
+func TestWithoutStdout(t *testing.T) {
+	programs(t)
+	b, err := os.ReadFile(plainOv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(string(b), string(filepath.Separator)+filepath.Join("src", "os")+string(filepath.Separator)) {
+		t.Errorf("the overlay without -stdout replaces files of package os:\n%s", b)
 	}
 }
 
