@@ -20,7 +20,10 @@
 //
 // stdiobuf uses the go command on PATH (or $GOROOT/bin/go) and asks it for
 // GOROOT and GOVERSION, so GOTOOLCHAIN and a go.mod's toolchain line are
-// honoured: the overlay is made for the toolchain that will compile. It is
+// honoured: the overlay is made for the toolchain that will compile. A
+// toolchain GOTOOLCHAIN downloaded into the module cache, whose files go
+// refuses to overlay, is run through a link to its GOROOT in stdiobuf's
+// cache directory, with GOTOOLCHAIN=local. The overlay is
 // generated from the stream source built into this binary, checked
 // against that toolchain's bufio API and compiled, once per toolchain and
 // stream version, into the user cache directory (os.UserCacheDir, then
