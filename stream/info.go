@@ -17,18 +17,27 @@ type Info struct {
 	Reads   int64  // Read calls made on the underlying reader
 	Writes  int64  // Write calls made on the underlying writer
 	Kernel  int64  // copy_file_range, sendfile and splice calls made
+
+	// Read-ahead (PolicyReadahead): Ahead is the reads started ahead of
+	// the caller (counted in Reads too); of those the caller needed,
+	// Overlapped had finished by then and Waited had not.
+	Ahead      int64
+	Overlapped int64
+	Waited     int64
 }
 
 // String formats i as space-separated key=value fields, the reason quoted:
 //
-//	fd=0 mode=full size=131072 policy=blksize blksize=131072 reads=1758 writes=0 kernel=0 reason="st_blksize 131072"
+//	fd=0 mode=full size=131072 policy=blksize blksize=131072 reads=1758 writes=0 kernel=0 ahead=0 overlapped=0 waited=0 reason="st_blksize 131072"
 func (i Info) String() string {
-	return fmt.Sprintf("fd=%d mode=%s size=%d policy=%s blksize=%d reads=%d writes=%d kernel=%d reason=%s",
-		i.Fd, i.Mode, i.Size, i.Policy, i.Blksize, i.Reads, i.Writes, i.Kernel, strconv.Quote(i.Reason))
+	return fmt.Sprintf("fd=%d mode=%s size=%d policy=%s blksize=%d reads=%d writes=%d kernel=%d ahead=%d overlapped=%d waited=%d reason=%s",
+		i.Fd, i.Mode, i.Size, i.Policy, i.Blksize, i.Reads, i.Writes, i.Kernel, i.Ahead, i.Overlapped, i.Waited, strconv.Quote(i.Reason))
 }
 
 // counters counts the calls a stream makes on what it wraps; kernel counts
 // copy_file_range, sendfile and splice calls (zerocopy_*.go).
 type counters struct {
 	reads, writes, kernel int64
+
+	ahead, overlapped, waited int64 // read-ahead's reads (readahead.go)
 }

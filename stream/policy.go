@@ -68,16 +68,25 @@ const (
 	// PolicyBufio is Go's bufio: 4096 bytes, never line buffered, and no
 	// special case for standard error.
 	PolicyBufio Policy = -4
+	// PolicyReadahead is PolicyBlksize's sizes and modes, and a fully
+	// buffered Reader over an *os.File reads ahead: one read(2) into a
+	// second buffer of the same size is in flight while the caller works
+	// on the first (readahead.go). Line-buffered and unbuffered Readers
+	// (terminals, stdbuf -i0, Setvbuf) never read ahead; a Writer under it
+	// is a PolicyBlksize Writer. With NewReaderSize, or Setvbuf with a
+	// size, it reads ahead with buffers of that size.
+	PolicyReadahead Policy = -5
 )
 
 // PolicyEnv is the environment variable that sets the process default
-// policy: blksize, bufsiz, coreutils, bufio, or a size such as 65536 or 64K.
+// policy: blksize, bufsiz, coreutils, bufio, readahead, or a size such as
+// 65536 or 64K.
 const PolicyEnv = "STDIOBUF_POLICY"
 
-var policyNames = [...]string{"default", "blksize", "bufsiz", "coreutils", "bufio"}
+var policyNames = [...]string{"default", "blksize", "bufsiz", "coreutils", "bufio", "readahead"}
 
 // String returns the policy's name as ParsePolicy reads it: "blksize",
-// "bufsiz", "coreutils", "bufio", "default", or a byte count such as
+// "bufsiz", "coreutils", "bufio", "readahead", "default", or a byte count such as
 // "65536". An invalid policy prints as "Policy(-9)".
 func (p Policy) String() string {
 	switch {
@@ -92,8 +101,8 @@ func (p Policy) String() string {
 // valid reports whether p is one of the named policies or a size.
 func (p Policy) valid() bool { return p > -Policy(len(policyNames)) }
 
-// ParsePolicy parses a policy name (blksize, bufsiz, coreutils, bufio or
-// default, in any case) or a size: a decimal byte count with an optional
+// ParsePolicy parses a policy name (blksize, bufsiz, coreutils, bufio,
+// readahead or default, in any case) or a size: a decimal byte count with an optional
 // suffix K, KiB (1024), KB (1000), M, MiB, MB, G, GiB or GB, at most 1 GiB.
 // The error names the text that did not parse.
 func ParsePolicy(s string) (Policy, error) {
@@ -104,7 +113,7 @@ func ParsePolicy(s string) (Policy, error) {
 	}
 	n, err := parseSize(s)
 	if err != nil {
-		return 0, fmt.Errorf("stream: invalid policy %q: want blksize, bufsiz, coreutils, bufio or a size such as 65536 or 64K: %w", s, err)
+		return 0, fmt.Errorf("stream: invalid policy %q: want blksize, bufsiz, coreutils, bufio, readahead or a size such as 65536 or 64K: %w", s, err)
 	}
 	return Policy(n), nil
 }
@@ -200,7 +209,7 @@ func defaultPolicy() Policy {
 	}
 	p, err := ParsePolicy(v)
 	if err != nil {
-		warnEnv(PolicyEnv, v, "want blksize, bufsiz, coreutils, bufio or a size such as 65536 or 64K; using blksize")
+		warnEnv(PolicyEnv, v, "want blksize, bufsiz, coreutils, bufio, readahead or a size such as 65536 or 64K; using blksize")
 		return PolicyBlksize
 	}
 	if p == PolicyDefault {

@@ -24,8 +24,9 @@ type Reader struct {
 	rd           io.Reader // reader provided by the client
 	r, w         int       // buf read and write positions
 	err          error
-	lastByte     int // last byte read for UnreadByte; -1 means invalid
-	lastRuneSize int // size of last rune read for UnreadRune; -1 means invalid
+	lastByte     int        // last byte read for UnreadByte; -1 means invalid
+	lastRuneSize int        // size of last rune read for UnreadRune; -1 means invalid
+	ra           *readahead // nil unless reading ahead (readahead.go)
 	s            setup
 }
 
@@ -82,6 +83,7 @@ func (b *Reader) allocEager() {
 // the copy of it that fill checks, kept in step.
 func (b *Reader) decide() {
 	b.s.decide(b.rd, reading)
+	b.updateAhead()
 }
 
 // init is doallocate for a Reader: decide, then allocate.
@@ -144,6 +146,7 @@ func (b *Reader) Reset(r io.Reader) {
 	if b == r {
 		return
 	}
+	b.resetAhead(r)
 	s := setup{policy: b.s.policy, size: b.s.size, vbuf: b.s.vbuf, vmode: b.s.vmode, vsize: b.s.vsize}
 	old := b.buf
 	*b = Reader{rd: r, lastByte: -1, lastRuneSize: -1, s: s}
@@ -180,6 +183,10 @@ func (b *Reader) read(p []byte) (int, error) {
 func (b *Reader) fill() {
 	if b.buf == nil {
 		b.init()
+	}
+	if b.ra != nil {
+		b.fillAhead()
+		return
 	}
 	if b.r > 0 {
 		b.w = copy(b.buf, b.buf[b.r:b.w])
@@ -294,20 +301,33 @@ func (b *Reader) Read(p []byte) (n int, err error) {
 		if b.err != nil {
 			return 0, b.readErr()
 		}
-		if len(p) >= len(b.buf) || b.s.mode == Unbuffered {
+		switch {
+		case b.ra != nil:
+			// Read-ahead: what was read ahead comes first, through the
+			// buffer. If nothing came, the buffer is left as bufio's
+			// direct read into p leaves it, for UnreadByte and UnreadRune.
+			r := b.r
+			if b.fill(); b.r == b.w {
+				if len(p) >= len(b.buf) {
+					b.r, b.w = r, r
+				}
+				return 0, b.readErr()
+			}
+		case len(p) >= len(b.buf) || b.s.mode == Unbuffered:
 			n, b.err = b.read(p)
 			if n > 0 {
 				b.lastByte, b.lastRuneSize = int(p[n-1]), -1
 			}
 			return n, b.readErr()
+		default:
+			// One read into the empty buffer; fill would retry empty reads.
+			b.r, b.w = 0, 0
+			n, b.err = b.read(b.buf)
+			if n == 0 {
+				return 0, b.readErr()
+			}
+			b.w = n
 		}
-		// One read into the empty buffer; fill would retry empty reads.
-		b.r, b.w = 0, 0
-		n, b.err = b.read(b.buf)
-		if n == 0 {
-			return 0, b.readErr()
-		}
-		b.w = n
 	}
 	// A reader that claimed more than it was given makes this slice panic
 	// (as in bufio: Go issue 49795).

@@ -33,7 +33,8 @@ Mandatory arguments to long options are mandatory for short options too.
                              (with -c: one read and one write per buffer)
                              instead of whole runs of records at a time
       --policy=POLICY      buffer every stream by POLICY: blksize, bufsiz,
-                             coreutils, bufio, or a size such as 64K
+                             coreutils, bufio, readahead, or a size such
+                             as 64K
                              (default: $STDIOBUF_POLICY, else blksize)
       --stats              report on standard error how each stream was
                              buffered and the read and write calls it made

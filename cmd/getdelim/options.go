@@ -185,7 +185,7 @@ type policyError struct {
 }
 
 func (e *policyError) Error() string {
-	return fmt.Sprintf("invalid buffer policy for %s: %s (want blksize, bufsiz, coreutils, bufio or a size such as 64K)",
+	return fmt.Sprintf("invalid buffer policy for %s: %s (want blksize, bufsiz, coreutils, bufio, readahead or a size such as 64K)",
 		e.source, quote(e.value))
 }
 

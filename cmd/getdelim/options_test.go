@@ -86,7 +86,7 @@ func TestParseArgs(t *testing.T) {
 		{args: "-c -8E -x", wantErr: "invalid option -- 'x'"},
 		{args: "-c -8E -n 2", want: with(func(c *config) { c.count = 2 })},
 		{args: "-d ab", wantErr: `invalid delimiter 'ab': a delimiter is one byte, a C escape such as \t or \0, or empty for NUL`},
-		{args: "--policy nope", wantErr: "invalid buffer policy for --policy: 'nope' (want blksize, bufsiz, coreutils, bufio or a size such as 64K)"},
+		{args: "--policy nope", wantErr: "invalid buffer policy for --policy: 'nope' (want blksize, bufsiz, coreutils, bufio, readahead or a size such as 64K)"},
 	}
 	for _, tt := range tests {
 		args := strings.Fields(tt.args)

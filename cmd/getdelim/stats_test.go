@@ -16,7 +16,7 @@ import (
 
 // statsLine is the format another engineer's benchmark parses.
 var statsLine = regexp.MustCompile(`^getdelim: stats: (in|out): fd=(\d+) mode=(full|line|none) size=(\d+) policy=(\S+) ` +
-	`blksize=\d+ reads=(\d+) writes=(\d+) kernel=\d+ reason="[^"]*"$`)
+	`blksize=\d+ reads=(\d+) writes=(\d+) kernel=\d+ ahead=\d+ overlapped=\d+ waited=\d+ reason="[^"]*"$`)
 
 func TestStats(t *testing.T) {
 	progs := findPrograms(t)
@@ -85,11 +85,11 @@ func TestBadPolicy(t *testing.T) {
 		args, env, want string
 	}{
 		{args: "--policy nope", want: "getdelim: invalid buffer policy for --policy: 'nope' " +
-			"(want blksize, bufsiz, coreutils, bufio or a size such as 64K)\n"},
+			"(want blksize, bufsiz, coreutils, bufio, readahead or a size such as 64K)\n"},
 		{args: "--policy=0", want: "getdelim: invalid buffer policy for --policy: '0' " +
-			"(want blksize, bufsiz, coreutils, bufio or a size such as 64K)\n"},
+			"(want blksize, bufsiz, coreutils, bufio, readahead or a size such as 64K)\n"},
 		{args: "-n 1", env: "STDIOBUF_POLICY=64Q", want: "getdelim: invalid buffer policy for STDIOBUF_POLICY: '64Q' " +
-			"(want blksize, bufsiz, coreutils, bufio or a size such as 64K)\n"},
+			"(want blksize, bufsiz, coreutils, bufio, readahead or a size such as 64K)\n"},
 	}
 	for _, tt := range tests {
 		inv := invocation{args: strings.Split(tt.args, " "), env: []string{tt.env}}

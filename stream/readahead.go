@@ -1,0 +1,270 @@
+package stream
+
+import (
+	"errors"
+	"io"
+	"os"
+	"syscall"
+)
+
+// Read-ahead (PolicyReadahead): a fully buffered Reader over an *os.File
+// keeps one read(2) in flight into a second buffer of the same size while
+// its caller works on the first, so the time of the read overlaps the
+// caller's own (scanning and writing the records of this buffer). C's
+// stdio is single-threaded by construction; Go has goroutines and nearly
+// always a second core.
+//
+// Invariants:
+//   - at most one read is in flight, by a goroutine started for that read
+//     alone, which sends its one result on a channel of capacity 1 and
+//     exits: a Reader dropped mid-file leaks nothing, and nothing waits
+//     on a channel that will not be sent to;
+//   - only the goroutine touches spare while a read is in flight; the
+//     Reader touches it again only after receiving the result;
+//   - the bytes read ahead (spare[lo:hi]) come after every byte of buf and
+//     before anything read later, and the error of their read (perr) is
+//     delivered only once they have all been moved into buf.
+//
+// The read goes into spare after a head room: when the caller needs more
+// bytes, the unread tail of buf (the start of a record) is copied in front
+// of what was read ahead and the two buffers swap, so a refill moves only
+// the tail, not the buffer. A tail longer than the head room is joined the
+// slow way, by copying what was read ahead behind it.
+//
+// The reads go through the *os.File, never a raw descriptor number: a read
+// holds the file's internal reference, so the owner's Close cannot close
+// the descriptor under it (the close(2) happens when the read returns),
+// and a read started after Close returns fails with os.ErrClosed. No read
+// can land on a descriptor number that was closed and reused.
+type readahead struct {
+	f        *os.File
+	spare    []byte
+	done     chan aheadResult // the result of the read in flight
+	inflight bool
+	lo, hi   int   // the bytes read ahead and not yet in buf: spare[lo:hi]
+	perr     error // the error of the read that returned spare[lo:hi]
+	seekable bool  // Sync waits for a read in flight to hand its bytes back
+	stopped  bool  // no longer reading ahead: drain, then drop
+}
+
+type aheadResult struct {
+	n   int
+	err error
+}
+
+// maxAheadHeadroom is the head room in front of the bytes read ahead: a
+// page, so that reads stay page-aligned in the file. It holds the tail of
+// any record shorter than 4 KiB. Buffers smaller than 32 KiB keep an
+// eighth of their size instead.
+const maxAheadHeadroom = 4096
+
+// aheadHeadroom is the head room of a buffer of the given size.
+func aheadHeadroom(size int) int { return min(size/8, maxAheadHeadroom) }
+
+// newReadahead returns the read-ahead state of a Reader over f. Whether f
+// can seek is asked once (an lseek that moves nothing), so that Sync knows
+// whether to wait for a read in flight or leave it be, as on a pipe.
+func newReadahead(f *os.File) *readahead {
+	_, err := f.Seek(0, io.SeekCurrent)
+	return &readahead{f: f, done: make(chan aheadResult, 1), seekable: err == nil}
+}
+
+// busy reports whether bytes, or an error, were read ahead and not yet
+// handed to the Reader's buffer. A nil readahead is never busy.
+func (ra *readahead) busy() bool {
+	return ra != nil && (ra.inflight || ra.lo < ra.hi || ra.perr != nil)
+}
+
+// updateAhead turns read-ahead on or off after a decision: on for a fully
+// buffered Reader over an *os.File under PolicyReadahead. Turned off, what
+// was read ahead is still handed over, in order, by the next fills.
+func (b *Reader) updateAhead() {
+	f, isFile := b.rd.(*os.File)
+	on := isFile && f != nil && b.s.info.Policy == PolicyReadahead && b.s.mode == FullyBuffered
+	switch {
+	case on && b.ra == nil:
+		b.ra = newReadahead(f)
+	case on:
+		b.ra.stopped = false
+	case b.ra != nil:
+		b.ra.stopped = true
+		if !b.ra.busy() {
+			b.ra = nil
+		}
+	}
+}
+
+// start begins the next read into spare, allocating it at the size of buf
+// if it has none or another size (after Setvbuf or SetPolicy).
+func (b *Reader) startAhead() {
+	ra := b.ra
+	if len(ra.spare) != len(b.buf) {
+		ra.spare = make([]byte, len(b.buf))
+	}
+	b.s.calls.reads++
+	b.s.calls.ahead++
+	ra.inflight = true
+	f, p, done := ra.f, ra.spare[aheadHeadroom(len(ra.spare)):], ra.done
+	go func() {
+		n, err := f.Read(p)
+		done <- aheadResult{n, err}
+	}()
+}
+
+// collectAhead receives the result of the read in flight, counting whether
+// it was already in (the read overlapped the caller's work) or the caller
+// had to wait for it.
+func (b *Reader) collectAhead() {
+	ra := b.ra
+	var res aheadResult
+	select {
+	case res = <-ra.done:
+		b.s.calls.overlapped++
+	default:
+		b.s.calls.waited++
+		res = <-ra.done
+	}
+	ra.inflight = false
+	ra.lo = aheadHeadroom(len(ra.spare))
+	ra.hi, ra.perr = ra.lo+res.n, res.err
+}
+
+// fillAhead is fill for a Reader that reads ahead: it moves the bytes read
+// ahead into the buffer (starting a read and waiting for it if there are
+// none) and starts the next read. As fill, it gives up with
+// io.ErrNoProgress after maxConsecutiveEmptyReads reads of (0, nil), and
+// the caller guarantees the buffer is not full.
+func (b *Reader) fillAhead() {
+	ra := b.ra
+	for empties := 0; !ra.busy(); empties++ {
+		if ra.stopped {
+			// Off and drained: from here on, a plain Reader.
+			b.ra = nil
+			b.fill()
+			return
+		}
+		if empties == maxConsecutiveEmptyReads {
+			b.err = io.ErrNoProgress
+			return
+		}
+		b.startAhead()
+		b.collectAhead()
+	}
+	if ra.inflight {
+		b.collectAhead()
+	}
+	if tail := b.w - b.r; ra.lo < ra.hi && !ra.stopped && len(ra.spare) == len(b.buf) && tail <= ra.lo {
+		// The tail goes in front of the bytes read ahead; the buffers swap.
+		copy(ra.spare[ra.lo-tail:ra.lo], b.buf[b.r:b.w])
+		b.buf, ra.spare = ra.spare, b.buf
+		b.r, b.w = ra.lo-tail, ra.hi
+		ra.lo, ra.hi = 0, 0
+		// What was before the tail is not in front of it any more. bufio's
+		// fill leaves the tail at 0, where UnreadRune fails, and so does
+		// UnreadByte unless nothing is buffered: so here.
+		b.lastRuneSize = -1
+		if b.w > b.r {
+			b.lastByte = -1
+		}
+	} else {
+		if b.r > 0 {
+			b.w = copy(b.buf, b.buf[b.r:b.w])
+			b.r = 0
+		}
+		n := copy(b.buf[b.w:], ra.spare[ra.lo:ra.hi])
+		b.w += n
+		ra.lo += n
+		if ra.lo < ra.hi {
+			return // the rest at the next fill, and the error after it
+		}
+	}
+	b.err, ra.perr = ra.perr, nil
+	if b.err == nil && !ra.stopped {
+		b.startAhead()
+	}
+}
+
+// writeAhead is WriteTo's part for the bytes read ahead: it writes them to
+// w after the buffer, waiting for the read in flight, and starts no other.
+// done reports that WriteTo ends here: at a write error, or at the error
+// of a read ahead (io.EOF, the normal end, as nil). Otherwise the file's
+// offset is again just after the last byte written, and WriteTo may go on
+// with the descriptor.
+func (b *Reader) writeAhead(w io.Writer) (n int64, err error, done bool) {
+	ra := b.ra
+	for ra.busy() {
+		if ra.inflight {
+			b.collectAhead()
+		}
+		for ra.lo < ra.hi {
+			m, err := w.Write(ra.spare[ra.lo:ra.hi])
+			if m < 0 {
+				panic(errNegativeWrite)
+			}
+			ra.lo += m
+			n += int64(m)
+			if err != nil {
+				return n, err, true
+			}
+			if m == 0 {
+				return n, io.ErrShortWrite, true
+			}
+		}
+		if err, ra.perr = ra.perr, nil; err != nil {
+			if err == io.EOF {
+				err = nil
+			}
+			return n, err, true
+		}
+	}
+	return n, nil, false
+}
+
+// syncAhead is Sync for a Reader with bytes read ahead. On a seekable file
+// it waits for the read in flight and moves the offset back over both
+// buffers' unread bytes. On a pipe nothing can be handed back and nothing
+// is waited for: everything stays, as glibc's fflush leaves a pipe.
+func (b *Reader) syncAhead(s io.Seeker) error {
+	ra := b.ra
+	if !ra.seekable {
+		return nil
+	}
+	if ra.inflight {
+		b.collectAhead()
+	}
+	unread := b.w - b.r + ra.hi - ra.lo
+	if _, err := s.Seek(-int64(unread), io.SeekCurrent); err != nil {
+		if errors.Is(err, syscall.ESPIPE) {
+			return nil
+		}
+		return err
+	}
+	b.r, b.w = 0, 0
+	ra.lo, ra.hi = 0, 0
+	// An error after the bytes handed back stays for the next read, as
+	// Sync keeps a pending read error; io.EOF goes, since the bytes will
+	// be read again before the end.
+	if ra.perr != io.EOF && b.err == nil {
+		b.err = ra.perr
+	}
+	ra.perr = nil
+	if b.err == io.EOF {
+		b.err = nil
+	}
+	if ra.stopped {
+		b.ra = nil
+	}
+	return nil
+}
+
+// resetAhead is Reset's part: a read in flight on the file that r is too
+// is waited for (and its bytes dropped with the buffer), so that it cannot
+// take bytes the Reset Reader is to read. One on another file is left to
+// finish on its own; its goroutine exits then.
+func (b *Reader) resetAhead(r io.Reader) {
+	if ra := b.ra; ra != nil && ra.inflight {
+		if f, ok := r.(*os.File); ok && f == ra.f {
+			b.collectAhead()
+		}
+	}
+}

@@ -1,0 +1,697 @@
+package stream
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// Read-ahead is checked as the plain Reader is: the bufio-equivalence
+// programs run over a real file and a real pipe with read-ahead on, and
+// the contracts it could break (order, errors after bytes, Sync, Setvbuf,
+// SetPolicy, Reset, the owner's Close, leaks) have tests of their own.
+
+// streamAheadAPI is stream with read-ahead on every Reader it makes, at
+// bufio's sizes so that the buffer boundaries (ErrBufferFull, Size) are
+// bufio's whatever st_blksize the test's files have.
+var streamAheadAPI = func() pkgAPI {
+	api := streamAPI
+	api.name = "stream readahead"
+	ahead := func(r *Reader) bufReader {
+		if err := r.SetPolicy(PolicyReadahead); err != nil {
+			panic(err)
+		}
+		return r
+	}
+	api.newReader = func(r io.Reader) bufReader { return ahead(NewReaderSize(r, bufioSize)) }
+	api.newReaderSize = func(r io.Reader, n int) bufReader { return ahead(NewReaderSize(r, n)) }
+	api.zeroReader = func() bufReader {
+		r := new(Reader)
+		if err := r.Setvbuf(FullyBuffered, bufioSize); err != nil {
+			panic(err)
+		}
+		return ahead(r)
+	}
+	return api
+}()
+
+// fullReads makes a transcript independent of how many bytes each read(2)
+// returned: Read becomes io.ReadFull and Buffered is not reported. A
+// Reader that reads ahead holds other amounts than bufio between calls
+// (its reads leave head room, a pipe returns what was written so far), and
+// Read returns what is buffered; every other result depends only on the
+// bytes, the buffer size and the errors, which must be bufio's.
+type fullReads struct{ bufReader }
+
+func (f fullReads) Read(p []byte) (int, error) { return io.ReadFull(f.bufReader, p) }
+func (f fullReads) Buffered() int              { return 0 }
+
+// WriteTo keeps a faultWriter from writing short with a nil error, which
+// io.Writer forbids: after such a write bufio's WriteTo goes on with the
+// bytes that follow, so what is lost depends on the sizes of its writes,
+// and read-ahead's writes are other sizes.
+func (f fullReads) WriteTo(w io.Writer) (int64, error) {
+	switch w.(type) {
+	case *faultWriter, stringFaultWriter:
+		w = wholeWrites{w}
+	}
+	return f.bufReader.WriteTo(w)
+}
+
+// wholeWrites continues a short write until it is whole or fails.
+type wholeWrites struct{ w io.Writer }
+
+func (x wholeWrites) Write(p []byte) (n int, err error) {
+	for n < len(p) && err == nil {
+		var m int
+		m, err = x.w.Write(p[n:])
+		n += m
+	}
+	return n, err
+}
+
+// aheadSource makes the descriptor a program reads: a regular file holding
+// data, or a pipe that another goroutine writes data into in pieces. The
+// returned function closes it and waits for the writer.
+func aheadSource(p *prog, data []byte) (*os.File, func()) {
+	if p.pick(2) == 0 {
+		f, err := os.CreateTemp("", "readahead")
+		if err != nil {
+			panic(err)
+		}
+		os.Remove(f.Name())
+		if _, err := f.Write(data); err != nil {
+			panic(err)
+		}
+		if _, err := f.Seek(0, io.SeekStart); err != nil {
+			panic(err)
+		}
+		return f, func() { f.Close() }
+	}
+	pr, pw, err := os.Pipe()
+	if err != nil {
+		panic(err)
+	}
+	piece := []int{1, 7, 100, 4096, 70000}[p.pick(5)]
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		defer pw.Close()
+		for rest := data; len(rest) > 0; {
+			n := min(piece, len(rest))
+			if _, err := pw.Write(rest[:n]); err != nil {
+				return // the reader closed its end
+			}
+			rest = rest[n:]
+		}
+	}()
+	return pr, func() { pr.Close(); <-done }
+}
+
+// runAheadProg runs a Reader program over a file or a pipe; under stream
+// the Reader reads ahead. The transcript leaves out the calls on the
+// underlying reader, which read-ahead changes by design.
+func runAheadProg(api pkgAPI, code, data []byte) []event {
+	if api.name == streamAPI.name {
+		api = streamAheadAPI
+	}
+	p := &prog{b: code}
+	src, closeSrc := aheadSource(p, data)
+	defer closeSrc()
+	r, ctor := decodeReader(p, api, src)
+	rr := fullReads{r}
+	evs := []event{{Op: ctor, N: int64(r.Size())}}
+	noCalls := func() []readCall { return nil }
+	for p.more() {
+		var e event
+		panicked := capture(&e, func() { readerOp(p, api, rr, data, &e, &noCalls) })
+		e.Reads, e.Writes = nil, nil
+		evs = append(evs, e)
+		if panicked {
+			return evs
+		}
+		if strings.HasPrefix(e.Op, "WriteTo") && e.Err != nil {
+			// Where a failed WriteTo leaves the input is not bufio's to
+			// say: past the buffer it copies with the file's WriteTo
+			// (io.Copy), which drops what it read and could not write,
+			// and on a pipe that depends on how the writes came in.
+			// Read-ahead keeps what it read and could not write.
+			return evs
+		}
+	}
+	e := event{Op: "ReadAll"}
+	capture(&e, func() {
+		all, err := io.ReadAll(rr)
+		e.S, e.Err = string(all), err
+	})
+	return append(evs, e)
+}
+
+func TestReadaheadDiff(t *testing.T) { diffRandom(t, 60, runAheadProg) }
+
+func FuzzReadaheadOps(f *testing.F) {
+	rop := func(op int, args ...byte) []byte { return append([]byte{at(readerOps, op)}, args...) }
+	lines := []byte(strings.Repeat("first line\r\nsecond, a longer line that does not fit in sixteen bytes\r\n\r\nlast", 20))
+	fuzzProgs(f, runAheadProg, [][2][]byte{
+		// A file, 16-byte buffers: ReadLine's "\r\n" across refills.
+		{slices.Concat([]byte{0, 0, at(readerSizes, 16)}, rop(opReadLine), rop(opReadLine), rop(opUnreadByte),
+			rop(opReadLine), rop(opPeek, at(peekLens, 15)), rop(opReadString, 0)), lines},
+		// A pipe written a byte at a time, 32-byte buffers.
+		{slices.Concat([]byte{1, 0, 0, at(readerSizes, 32)}, rop(opReadSlice, 0), rop(opReadRune),
+			rop(opDiscard, at(peekLens, 100)), rop(opWriteTo, 5)), lines},
+	})
+}
+
+// aheadFile returns a regular file holding data, at offset 0.
+func aheadFile(t *testing.T, data []byte) *os.File {
+	t.Helper()
+	name := filepath.Join(t.TempDir(), "in")
+	if err := os.WriteFile(name, data, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.Open(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { f.Close() })
+	return f
+}
+
+// aheadReader returns a read-ahead Reader of the given buffer size over f.
+func aheadReader(t *testing.T, f *os.File, size int) *Reader {
+	t.Helper()
+	r := NewReaderSize(f, size)
+	if err := r.SetPolicy(PolicyReadahead); err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+// numberedLines is n lines "line 1\n", "line 2\n", ... of varied lengths.
+func numberedLines(n int) []byte {
+	var b bytes.Buffer
+	for i := range n {
+		fmt.Fprintf(&b, "line %d %s\n", i, strings.Repeat("x", i%97))
+	}
+	return b.Bytes()
+}
+
+// offset is the file's offset, without moving it.
+func offset(t *testing.T, f *os.File) int64 {
+	t.Helper()
+	off, err := f.Seek(0, io.SeekCurrent)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return off
+}
+
+func TestReadaheadPolicy(t *testing.T) {
+	for _, s := range []string{"readahead", "ReadAhead"} {
+		p, err := ParsePolicy(s)
+		if err != nil || p != PolicyReadahead {
+			t.Errorf("ParsePolicy(%q) = %v, %v; want readahead", s, p, err)
+		}
+	}
+	if got := PolicyReadahead.String(); got != "readahead" {
+		t.Errorf("PolicyReadahead.String() = %q", got)
+	}
+	// Under STDIOBUF_POLICY=readahead a Reader over a file reads ahead
+	// with PolicyBlksize's size; a Writer is a blksize Writer.
+	t.Setenv(PolicyEnv, "readahead")
+	data := numberedLines(20000)
+	f := aheadFile(t, data)
+	r := NewReader(f)
+	got, err := io.ReadAll(struct{ io.Reader }{r}) // Read, not WriteTo
+	if err != nil || !bytes.Equal(got, data) {
+		t.Fatalf("ReadAll: %d bytes, %v; want the file's %d", len(got), err, len(data))
+	}
+	i := r.Info()
+	blk, _ := PolicyBlksize.size(fstat(f.Fd()))
+	if i.Policy != PolicyReadahead || i.Size != blk || i.Ahead == 0 || i.Overlapped+i.Waited == 0 || i.Reads < i.Ahead {
+		t.Errorf("Info() = %v; want policy readahead, size %d, reads ahead counted", i, blk)
+	}
+	w := NewWriter(io.Discard)
+	if wi := w.Info(); wi.Policy != PolicyReadahead || wi.Ahead != 0 {
+		t.Errorf("Writer Info() = %v", wi)
+	}
+}
+
+// TestReadaheadReadsAhead checks that a read is in flight, or done, while
+// the caller works on the buffer: after the first refill the file's offset
+// is a buffer beyond the bytes the Reader holds.
+func TestReadaheadReadsAhead(t *testing.T) {
+	const size = 4096
+	data := numberedLines(5000)
+	f := aheadFile(t, data)
+	r := aheadReader(t, f, size)
+	if _, err := r.ReadByte(); err != nil {
+		t.Fatal(err)
+	}
+	r.collectAhead() // wait for the read ahead: the test's, not a caller's
+	h := aheadHeadroom(size)
+	if got, want := offset(t, f), int64(2*(size-h)); got != want {
+		t.Errorf("offset after one byte = %d, want two reads of %d", got, size-h)
+	}
+	if i := r.Info(); i.Ahead != 2 || i.Reads != 2 {
+		t.Errorf("Info() = %v; want 2 reads, both ahead", i)
+	}
+}
+
+// TestReadaheadOff checks that line-buffered and unbuffered Readers (a
+// terminal, stdbuf -i0 or -iL, Setvbuf) never read ahead: an unbuffered
+// one leaves the offset just after what it returned.
+func TestReadaheadOff(t *testing.T) {
+	data := numberedLines(3000)
+	for _, mode := range []Mode{LineBuffered, Unbuffered} {
+		t.Run(mode.String(), func(t *testing.T) {
+			f := aheadFile(t, data)
+			r := aheadReader(t, f, 4096)
+			if err := r.Setvbuf(mode, 0); err != nil {
+				t.Fatal(err)
+			}
+			var got []byte
+			for range 50 {
+				line, err := r.ReadSlice('\n')
+				if err != nil {
+					t.Fatal(err)
+				}
+				got = append(got, line...)
+				if mode == Unbuffered {
+					if off := offset(t, f); off != int64(len(got)) {
+						t.Fatalf("offset %d after %d bytes returned", off, len(got))
+					}
+				}
+			}
+			if r.ra != nil || r.Info().Ahead != 0 {
+				t.Errorf("read ahead: %v", r.Info())
+			}
+			rest, err := io.ReadAll(r)
+			if err != nil || !bytes.Equal(append(got, rest...), data) {
+				t.Errorf("read %d bytes, %v; want the file", len(got)+len(rest), err)
+			}
+		})
+	}
+}
+
+// TestReadaheadSync checks that Sync hands back every byte read ahead, in
+// the buffer and in the second buffer (in flight or done), so another
+// reader of the file goes on just after the last byte returned.
+func TestReadaheadSync(t *testing.T) {
+	data := numberedLines(4000)
+	for _, lines := range []int{1, 2, 3, 10, 100, 1000} {
+		t.Run(fmt.Sprint(lines), func(t *testing.T) {
+			f := aheadFile(t, data)
+			r := aheadReader(t, f, 1024)
+			var got []byte
+			for range lines {
+				line, err := r.ReadBytes('\n')
+				if err != nil {
+					t.Fatal(err)
+				}
+				got = append(got, line...)
+			}
+			if !r.ra.busy() {
+				t.Fatal("nothing read ahead: the test proves nothing")
+			}
+			if err := r.Sync(); err != nil {
+				t.Fatal(err)
+			}
+			if off := offset(t, f); off != int64(len(got)) {
+				t.Errorf("offset after Sync = %d, want %d", off, len(got))
+			}
+			rest, err := io.ReadAll(r)
+			if err != nil || !bytes.Equal(append(got, rest...), data) {
+				t.Errorf("read %d bytes, %v; want the file once", len(got)+len(rest), err)
+			}
+		})
+	}
+}
+
+// TestReadaheadSyncPipe checks that Sync on a pipe keeps everything read
+// ahead and does not wait for a read in flight (glibc's fflush leaves a
+// pipe alone): the writer has not closed yet when Sync returns.
+func TestReadaheadSyncPipe(t *testing.T) {
+	pr, pw, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pr.Close()
+	defer pw.Close()
+	r := aheadReader(t, pr, 64)
+	if _, err := pw.WriteString("one\ntwo\n"); err != nil {
+		t.Fatal(err)
+	}
+	if line, err := r.ReadString('\n'); line != "one\n" || err != nil {
+		t.Fatalf("ReadString = %q, %v", line, err)
+	}
+	if err := r.Sync(); err != nil { // a read is in flight on the empty pipe
+		t.Fatal(err)
+	}
+	pw.WriteString("three\n")
+	pw.Close()
+	rest, err := io.ReadAll(r)
+	if string(rest) != "two\nthree\n" || err != nil {
+		t.Errorf("after Sync: %q, %v", rest, err)
+	}
+}
+
+// TestReadaheadChanges switches the mode, size and policy at points of a
+// read and checks that no byte is lost, doubled or reordered.
+func TestReadaheadChanges(t *testing.T) {
+	data := numberedLines(6000)
+	changes := []struct {
+		name string
+		do   func(*Reader) error
+	}{
+		{"Setvbuf(none)", func(r *Reader) error { return r.Setvbuf(Unbuffered, 0) }},
+		{"Setvbuf(line)", func(r *Reader) error { return r.Setvbuf(LineBuffered, 0) }},
+		{"Setvbuf(full, 100)", func(r *Reader) error { return r.Setvbuf(FullyBuffered, 100) }},
+		{"Setvbuf(full, 16)", func(r *Reader) error { return r.Setvbuf(FullyBuffered, 16) }},
+		{"Setvbuf(full, 9000)", func(r *Reader) error { return r.Setvbuf(FullyBuffered, 9000) }},
+		{"SetPolicy(blksize)", func(r *Reader) error { return r.SetPolicy(PolicyBlksize) }},
+		{"SetPolicy(bufsiz)", func(r *Reader) error { return r.SetPolicy(PolicyBufsiz) }},
+		{"SetPolicy(readahead)", func(r *Reader) error { return r.SetPolicy(PolicyReadahead) }},
+		{"SetPolicy(100)", func(r *Reader) error { return r.SetPolicy(100) }},
+		{"Sync", func(r *Reader) error { return r.Sync() }},
+	}
+	rng := rand.New(rand.NewPCG(1, 2))
+	for _, c1 := range changes {
+		for _, c2 := range changes {
+			f := aheadFile(t, data)
+			r := aheadReader(t, f, 1000)
+			var got []byte
+			at1, at2 := rng.IntN(300), 300+rng.IntN(300)
+			for i := 0; ; i++ {
+				switch i {
+				case at1:
+					if err := c1.do(r); err != nil {
+						t.Fatal(err)
+					}
+				case at2:
+					if err := c2.do(r); err != nil {
+						t.Fatal(err)
+					}
+				}
+				var line []byte
+				var err error
+				if i%3 == 0 {
+					p := make([]byte, 1+i%50)
+					var n int
+					n, err = r.Read(p)
+					line = p[:n]
+				} else {
+					line, err = r.ReadSlice('\n')
+					if err == ErrBufferFull {
+						err = nil
+					}
+				}
+				got = append(got, line...)
+				if err == io.EOF {
+					break
+				}
+				if err != nil {
+					t.Fatal(err)
+				}
+			}
+			if !bytes.Equal(got, data) {
+				t.Errorf("%s at %d, %s at %d: read %d bytes, want the file's %d in order", c1.name, at1, c2.name, at2, len(got), len(data))
+			}
+		}
+	}
+}
+
+// TestReadaheadReset checks that Reset over the same file waits for the
+// read in flight, so that the Reset Reader starts where the file's offset
+// is and no read of the old one takes its bytes; and that Reset to
+// another file reads that file.
+func TestReadaheadReset(t *testing.T) {
+	data := numberedLines(5000)
+	f := aheadFile(t, data)
+	r := aheadReader(t, f, 512)
+	for range 20 {
+		if _, err := r.ReadString('\n'); err != nil {
+			t.Fatal(err)
+		}
+	}
+	r.Reset(f)
+	off := offset(t, f)
+	rest, err := io.ReadAll(r)
+	if err != nil || !bytes.Equal(rest, data[off:]) {
+		t.Errorf("after Reset(same file) at offset %d: %d bytes, %v; want the file's rest, %d", off, len(rest), err, len(data)-int(off))
+	}
+
+	other := numberedLines(300)
+	g := aheadFile(t, other)
+	f2 := aheadFile(t, data)
+	r = aheadReader(t, f2, 512)
+	r.ReadString('\n')
+	r.Reset(g)
+	got, err := io.ReadAll(r)
+	if err != nil || !bytes.Equal(got, other) {
+		t.Errorf("after Reset(other file): %d bytes, %v; want the other file's %d", len(got), err, len(other))
+	}
+}
+
+// TestReadaheadWriteTo checks the copies, which hand what was read ahead
+// on before they use the descriptor (copy_file_range, sendfile), and
+// CopyBytes, which must not skip it.
+func TestReadaheadWriteTo(t *testing.T) {
+	data := numberedLines(8000)
+	for _, copier := range []string{"io.Copy", "WriteTo(Writer)", "CopyBytes"} {
+		t.Run(copier, func(t *testing.T) {
+			f := aheadFile(t, data)
+			r := aheadReader(t, f, 4096)
+			head, err := r.ReadBytes('\n')
+			if err != nil {
+				t.Fatal(err)
+			}
+			out, err := os.Create(filepath.Join(t.TempDir(), "out"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer out.Close()
+			switch copier {
+			case "io.Copy":
+				_, err = io.Copy(out, r)
+			case "WriteTo(Writer)":
+				w := NewWriter(out)
+				if _, err = r.WriteTo(w); err == nil {
+					err = w.Flush()
+				}
+			case "CopyBytes":
+				_, err = r.CopyBytes(out, 1<<40)
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := os.ReadFile(out.Name())
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !bytes.Equal(append(head, got...), data) {
+				t.Errorf("copied %d bytes after the first line, want %d", len(got), len(data)-len(head))
+			}
+		})
+	}
+}
+
+// TestReadaheadErrorsInOrder checks that an error comes after the bytes
+// read before it: a pipe's end after everything written, and a read of a
+// directory at once.
+func TestReadaheadErrorsInOrder(t *testing.T) {
+	data := numberedLines(3000)
+	pr, pw, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pr.Close()
+	go func() {
+		for rest := data; len(rest) > 0; rest = rest[min(len(rest), 777):] {
+			pw.Write(rest[:min(len(rest), 777)])
+		}
+		pw.Close()
+	}()
+	r := aheadReader(t, pr, 300)
+	var got []byte
+	var lastErr error
+	for {
+		line, err := r.ReadSlice('\n')
+		got = append(got, line...)
+		if err != nil && err != ErrBufferFull {
+			lastErr = err
+			break
+		}
+	}
+	if lastErr != io.EOF || !bytes.Equal(got, data) {
+		t.Errorf("pipe: %d bytes then %v; want %d then EOF", len(got), lastErr, len(data))
+	}
+	if r.Info().Ahead == 0 {
+		t.Error("pipe: nothing read ahead")
+	}
+
+	dir, err := os.Open(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer dir.Close()
+	r = aheadReader(t, dir, 300)
+	if _, err := r.ReadByte(); err == nil || err == io.EOF {
+		t.Errorf("directory: ReadByte error %v, want EISDIR", err)
+	}
+}
+
+// TestReadaheadOwnerClose checks that a file its owner closes is never read
+// after Close returns: while a read ahead may be in flight, the owner
+// closes the file and at once opens another, which often takes the same
+// descriptor number. The Reader must return only bytes of the first file,
+// then os.ErrClosed, never a byte of the second.
+func TestReadaheadOwnerClose(t *testing.T) {
+	dir := t.TempDir()
+	a, b := filepath.Join(dir, "a"), filepath.Join(dir, "b")
+	if err := os.WriteFile(a, bytes.Repeat([]byte("A\n"), 1<<16), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(b, bytes.Repeat([]byte("B\n"), 1<<16), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	reused := 0
+	const runs = 200
+	for i := range runs {
+		f, err := os.Open(a)
+		if err != nil {
+			t.Fatal(err)
+		}
+		fd := f.Fd()
+		r := aheadReader(t, f, 512+i*37)
+		var other *os.File
+		closeAfter := i * 100
+		closed := make(chan struct{})
+		concurrent := i%2 == 1 // close from another goroutine, mid-call
+		if concurrent {
+			go func() {
+				defer close(closed)
+				for range i % 7 * 100 {
+					runtime.Gosched()
+				}
+				f.Close()
+				other, _ = os.Open(b)
+			}()
+		}
+		var got []byte
+		var lastErr error
+		for n := 0; ; n++ {
+			if !concurrent && n == closeAfter {
+				f.Close()
+				other, _ = os.Open(b)
+			}
+			line, err := r.ReadSlice('\n')
+			got = append(got, line...)
+			if err != nil {
+				lastErr = err
+				break
+			}
+		}
+		if concurrent {
+			<-closed
+		}
+		if other != nil {
+			if other.Fd() == fd {
+				reused++
+			}
+			other.Close()
+		}
+		if bytes.ContainsRune(got, 'B') {
+			t.Fatalf("run %d: read bytes of the file opened after Close", i)
+		}
+		if !errors.Is(lastErr, os.ErrClosed) && lastErr != io.EOF {
+			t.Fatalf("run %d: error %v, want os.ErrClosed (or the end, if Close came after it)", i, lastErr)
+		}
+	}
+	if reused == 0 {
+		t.Errorf("no run reused the descriptor number: the test proves nothing")
+	}
+	t.Logf("%d of %d runs reused the descriptor number", reused, runs)
+}
+
+// TestReadaheadNoLeak drops Readers mid-file, with a read in flight, over
+// files and over pipes that are then closed, and checks that every
+// goroutine they started ends.
+func TestReadaheadNoLeak(t *testing.T) {
+	base := runtime.NumGoroutine()
+	data := numberedLines(20000)
+	name := filepath.Join(t.TempDir(), "in")
+	if err := os.WriteFile(name, data, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for i := range 50 {
+		f, err := os.Open(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := aheadReader(t, f, 4096)
+		for range i {
+			r.ReadSlice('\n')
+		}
+		f.Close()
+	}
+	var writers []*os.File
+	for range 50 {
+		pr, pw, err := os.Pipe()
+		if err != nil {
+			t.Fatal(err)
+		}
+		pw.WriteString("a line\n")
+		r := aheadReader(t, pr, 4096)
+		r.ReadSlice('\n') // leaves a read in flight on the empty pipe
+		writers = append(writers, pw)
+		defer pr.Close()
+	}
+	if n := runtime.NumGoroutine(); n < base+50 {
+		t.Errorf("%d goroutines with 50 reads in flight on pipes, %d before: no read in flight?", n, base)
+	}
+	for _, pw := range writers {
+		pw.Close() // the reads in flight see the end
+	}
+	// Goroutines end asynchronously: wait for them, as goleak does,
+	// failing only if some are still there after a long while.
+	deadline := time.Now().Add(30 * time.Second)
+	for runtime.NumGoroutine() > base && time.Now().Before(deadline) {
+		time.Sleep(time.Millisecond)
+	}
+	if n := runtime.NumGoroutine(); n > base {
+		buf := make([]byte, 1<<16)
+		t.Errorf("%d goroutines left over %d before:\n%s", n-base, base, buf[:runtime.Stack(buf, true)])
+	}
+}
+
+// TestReadaheadBufioLines compares a read-ahead Reader with bufio over a
+// large file line by line, the way a program scans a file.
+func TestReadaheadBufioLines(t *testing.T) {
+	data := numberedLines(50000)
+	want := bufio.NewScanner(bytes.NewReader(data))
+	r := aheadReader(t, aheadFile(t, data), 4096)
+	got := NewScanner(r)
+	var wl, gl []string
+	for want.Scan() {
+		wl = append(wl, want.Text())
+	}
+	for got.Scan() {
+		gl = append(gl, got.Text())
+	}
+	if diff := cmp.Diff(wl, gl); diff != "" || got.Err() != nil {
+		t.Errorf("lines differ (-bufio +readahead), err %v:\n%s", got.Err(), diff)
+	}
+}
