@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"math/rand/v2"
@@ -693,5 +694,53 @@ func TestReadaheadBufioLines(t *testing.T) {
 	}
 	if diff := cmp.Diff(wl, gl); diff != "" || got.Err() != nil {
 		t.Errorf("lines differ (-bufio +readahead), err %v:\n%s", got.Err(), diff)
+	}
+}
+
+var aheadBenchFile = flag.String("readahead.file", "", "file of lines for BenchmarkReadaheadScannerLines (default: 32 MB of lines made in a temporary folder); bench/readahead.sh passes the seed input")
+
+// BenchmarkReadaheadScannerLines scans the lines of a real file with a
+// Scanner straight over it (file), over a Reader without read-ahead
+// (reader) and over one with it (readahead), at PolicyBlksize's sizes.
+func BenchmarkReadaheadScannerLines(b *testing.B) {
+	name := *aheadBenchFile
+	if name == "" {
+		name = filepath.Join(b.TempDir(), "lines")
+		var data []byte
+		for len(data) < 32<<20 {
+			data = append(data, numberedLines(10000)...)
+		}
+		if err := os.WriteFile(name, data, 0o600); err != nil {
+			b.Fatal(err)
+		}
+	}
+	st, err := os.Stat(name)
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, c := range []struct {
+		name string
+		wrap func(*os.File) io.Reader
+	}{
+		{"file", func(f *os.File) io.Reader { return f }},
+		{"reader", func(f *os.File) io.Reader { return NewReaderPolicy(f, PolicyBlksize) }},
+		{"readahead", func(f *os.File) io.Reader { return NewReaderPolicy(f, PolicyReadahead) }},
+	} {
+		b.Run(c.name, func(b *testing.B) {
+			b.SetBytes(st.Size())
+			for b.Loop() {
+				f, err := os.Open(name)
+				if err != nil {
+					b.Fatal(err)
+				}
+				s := NewScanner(c.wrap(f))
+				for s.Scan() {
+				}
+				f.Close()
+				if s.Err() != nil {
+					b.Fatal(s.Err())
+				}
+			}
+		})
 	}
 }
