@@ -744,3 +744,50 @@ func BenchmarkReadaheadScannerLines(b *testing.B) {
 		})
 	}
 }
+
+// TestReadaheadTransientError checks a transient error on a real
+// descriptor: a read deadline on a pipe. The bytes written before it come
+// first, all of them, then os.ErrDeadlineExceeded; then, the deadline
+// lifted, the bytes written after it and the end, as bufio gives them.
+func TestReadaheadTransientError(t *testing.T) {
+	pr, pw, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pr.Close()
+	defer pw.Close()
+	first, second := numberedLines(100), numberedLines(300)
+	if _, err := pw.Write(first); err != nil { // fits in the pipe
+		t.Fatal(err)
+	}
+	r := aheadReader(t, pr, 256)
+	if err := pr.SetReadDeadline(time.Now().Add(50 * time.Millisecond)); err != nil {
+		t.Skipf("no deadlines on pipes here: %v", err)
+	}
+	var got []byte
+	var stop error
+	for stop == nil {
+		line, err := r.ReadSlice('\n')
+		got = append(got, line...)
+		if err != nil && err != ErrBufferFull {
+			stop = err
+		}
+	}
+	// A deadline on a pipe that gets no more bytes always passes; the
+	// bytes already written come before it (on a machine so loaded that
+	// it passes before they are all read, fewer of them, never others).
+	if !errors.Is(stop, os.ErrDeadlineExceeded) || !bytes.HasPrefix(first, got) {
+		t.Fatalf("got %d bytes then %v; want a prefix of the %d written, then os.ErrDeadlineExceeded", len(got), stop, len(first))
+	}
+	if err := pr.SetReadDeadline(time.Time{}); err != nil {
+		t.Fatal(err)
+	}
+	go func() {
+		pw.Write(second)
+		pw.Close()
+	}()
+	rest, err := io.ReadAll(r)
+	if err != nil || !bytes.Equal(append(got, rest...), append(first, second...)) {
+		t.Errorf("after the deadline: %d bytes, %v; want the rest of both writes", len(rest), err)
+	}
+}
