@@ -5,6 +5,7 @@ import "os"
 // fileStat is what doallocate needs from fstat(2).
 type fileStat struct {
 	blksize  int64 // st_blksize
+	size     int64 // st_size
 	regular  bool  // S_ISREG
 	terminal bool  // a character device for which the terminal ioctl succeeds
 }

@@ -12,6 +12,7 @@ func fstat(fd uintptr) *fileStat {
 	}
 	fs := &fileStat{
 		blksize: int64(st.Blksize),
+		size:    st.Size,
 		regular: st.Mode&unix.S_IFMT == unix.S_IFREG,
 	}
 	// Only a character device can be a terminal; /dev/null is one that

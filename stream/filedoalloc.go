@@ -1,7 +1,5 @@
 package stream
 
-import "fmt"
-
 // This file is the one place that decides a stream's buffering mode and
 // buffer size, as glibc's _IO_file_doallocate (libio/filedoalloc.c) does
 // for a FILE: lazily, at the first operation that needs the buffer, from
@@ -76,6 +74,9 @@ func (s *setup) decide(u any, dir direction) {
 
 	// The policy's answer, then the rules glibc applies on top of it.
 	in.Size, in.Reason = policy.size(st)
+	if limit, ok := fileCap(st); ok && dir == reading && in.Size > limit {
+		in.Size, in.Reason = limit, in.Reason+", capped at st_size "+itoa(st.size)+" in whole blocks"
+	}
 	if s.size != 0 {
 		in.Size, in.Reason = s.size, "requested size"
 	}
@@ -115,14 +116,12 @@ func (s *setup) apply() {
 // policy returns an error wrapping ErrInvalidPolicy and changes nothing.
 func (b *Reader) SetPolicy(p Policy) error {
 	if !p.valid() {
-		return fmt.Errorf("%w: %v", ErrInvalidPolicy, p)
+		return p.invalid()
 	}
 	b.s.policy = p
 	if b.s.decided {
 		b.decide()
-		if b.buf != nil {
-			b.resize(b.bufSize())
-		}
+		b.refit()
 	}
 	return nil
 }
@@ -135,7 +134,7 @@ func (b *Reader) SetPolicy(p Policy) error {
 // ErrInvalidPolicy and changes nothing.
 func (b *Writer) SetPolicy(p Policy) error {
 	if !p.valid() {
-		return fmt.Errorf("%w: %v", ErrInvalidPolicy, p)
+		return p.invalid()
 	}
 	if !b.s.decided {
 		b.s.policy = p
@@ -146,9 +145,6 @@ func (b *Writer) SetPolicy(p Policy) error {
 	}
 	b.s.policy = p
 	b.decide()
-	if b.buf != nil && len(b.buf) != b.s.info.Size {
-		b.buf = nil
-		b.init()
-	}
+	b.refit()
 	return nil
 }

@@ -270,8 +270,9 @@ type helperRun struct {
 	stdin io.Reader // nil: /dev/null
 	// stdout is descriptor 1; nil: a pipe read into helperResult.stdout.
 	stdout io.Writer
-	exit   int  // the exit status the child must end with
-	trace  bool // run under strace, if it is installed
+	stderr io.Writer // descriptor 2; nil: a pipe read into helperResult.stderr
+	exit   int       // the exit status the child must end with
+	trace  bool      // run under strace, if it is installed
 }
 
 // helperResult is what a run of the child left.
@@ -303,7 +304,7 @@ func helperEnviron(extra []string) []string {
 	var env []string
 	for _, kv := range os.Environ() {
 		name, _, _ := strings.Cut(kv, "=")
-		if name == stream.PolicyEnv || name == helperEnv || strings.HasPrefix(name, "_STDBUF_") {
+		if name == policyEnv || name == helperEnv || strings.HasPrefix(name, "_STDBUF_") {
 			continue
 		}
 		env = append(env, kv)
@@ -341,7 +342,10 @@ func (h helperRun) start(t *testing.T) *helperProc {
 	if h.stdout == nil {
 		p.cmd.Stdout = &p.stdout
 	}
-	p.cmd.Stderr = &p.stderr
+	p.cmd.Stderr = h.stderr
+	if h.stderr == nil {
+		p.cmd.Stderr = &p.stderr
+	}
 	p.cmd.ExtraFiles = []*os.File{report}
 	if err := p.cmd.Start(); err != nil {
 		t.Fatalf("starting the helper: %v", err)

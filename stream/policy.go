@@ -1,10 +1,10 @@
 package stream
 
 import (
-	"fmt"
 	"os"
 	"strconv"
 	"strings"
+	"sync/atomic"
 )
 
 // A policy is the rule that sizes a stream over a file descriptor from
@@ -21,15 +21,16 @@ const (
 	glibcBUFSIZ = 8192
 
 	// maxBlksizeBuffer caps st_blksize under PolicyBlksize. It is the value
-	// of the glibc patch proposal (seed 002): 128 KiB gave a getdelim/fwrite
-	// loop 1.69x the speed of 8 KiB on ZFS, while the 512 KiB to 4 MiB that
-	// NFS, CIFS and CephFS report is "a lot for an iostream". Past 128 KiB
-	// the syscall count stops mattering: dd bs=128K and bs=1M read a page-
-	// cached 230 MB file in the same 9.4-10 ms here (anchors.md).
+	// of the glibc patch proposal to size FILE buffers by st_blksize up to
+	// 128 KiB: there a getdelim/fwrite loop ran 1.69x the speed of 8 KiB on
+	// ZFS, while the 512 KiB to 4 MiB that NFS, CIFS and CephFS report was
+	// judged "a lot for an iostream". Past 128 KiB the syscall count stops
+	// mattering: getdelim --loop took 62.1 ms with 128 KiB buffers and 63.1
+	// ms with 1 MiB (bench/results/2026-11-30-xfs, on XFS, st_blksize 128 KiB).
 	maxBlksizeBuffer = 128 << 10
 
-	// coreutilsIOBufsize is coreutils' IO_BUFSIZE (src/ioblksize.h, seed
-	// 000): the smallest buffer at which syscall overhead stopped
+	// coreutilsIOBufsize is coreutils' IO_BUFSIZE (src/ioblksize.h): the
+	// smallest buffer at which syscall overhead stopped
 	// mattering on all 11 systems of its dd sweep.
 	coreutilsIOBufsize = 256 << 10
 
@@ -46,14 +47,21 @@ const (
 // (and, with the terminal check, its mode). A positive Policy is a fixed
 // size in bytes, as setvbuf with a size; the named policies are the
 // negative constants. The zero Policy, PolicyDefault, stands for the
-// process default: $STDIOBUF_POLICY if it is set and valid, else
-// PolicyBlksize.
+// process default: the policy given to SetDefaultPolicy, else
+// $STDIOBUF_POLICY if it is set and valid, else PolicyBlksize.
+//
+// Under every policy a Reader over a regular file gets no more buffer
+// than the file can fill: its size is capped at st_size rounded up to a
+// whole number of st_blksize blocks (one block for an empty file, or a
+// file such as those in /proc that reports size 0), and at least 16
+// bytes. A buffer larger than the file would only cost memory.
 type Policy int
 
 // The named policies. See the package documentation for a table.
 const (
 	// PolicyDefault resolves, when a buffer is allocated, to the policy
-	// named by the environment variable STDIOBUF_POLICY, or PolicyBlksize.
+	// given to SetDefaultPolicy, else the one named by the environment
+	// variable STDIOBUF_POLICY, else PolicyBlksize.
 	PolicyDefault Policy = 0
 	// PolicyBlksize is min(st_blksize, 128 KiB); 8192 if fstat fails or
 	// st_blksize <= 0. Terminals are line buffered.
@@ -78,10 +86,13 @@ const (
 	PolicyReadahead Policy = -5
 )
 
-// PolicyEnv is the environment variable that sets the process default
+// policyEnv is the environment variable that sets the process default
 // policy: blksize, bufsiz, coreutils, bufio, readahead, or a size such as
 // 65536 or 64K.
-const PolicyEnv = "STDIOBUF_POLICY"
+const policyEnv = "STDIOBUF_POLICY"
+
+// policyForms is what ParsePolicy accepts, for error messages.
+const policyForms = "want blksize, bufsiz, coreutils, bufio, readahead, default or a size such as 65536 or 64K"
 
 var policyNames = [...]string{"default", "blksize", "bufsiz", "coreutils", "bufio", "readahead"}
 
@@ -95,7 +106,7 @@ func (p Policy) String() string {
 	case p > -Policy(len(policyNames)):
 		return policyNames[-p]
 	}
-	return fmt.Sprintf("Policy(%d)", int(p))
+	return "Policy(" + strconv.Itoa(int(p)) + ")"
 }
 
 // valid reports whether p is one of the named policies or a size.
@@ -104,29 +115,34 @@ func (p Policy) valid() bool { return p > -Policy(len(policyNames)) }
 // ParsePolicy parses a policy name (blksize, bufsiz, coreutils, bufio,
 // readahead or default, in any case) or a size: a decimal byte count with an optional
 // suffix K, KiB (1024), KB (1000), M, MiB, MB, G, GiB or GB, at most 1 GiB.
-// The error names the text that did not parse.
+// The error wraps ErrInvalidPolicy and names the text and what is
+// accepted, or the 1 GiB cap for a size that is too big.
 func ParsePolicy(s string) (Policy, error) {
 	for i, name := range policyNames {
 		if strings.EqualFold(s, name) {
 			return Policy(-i), nil
 		}
 	}
-	n, err := parseSize(s)
-	if err != nil {
-		return 0, fmt.Errorf("stream: invalid policy %q: want blksize, bufsiz, coreutils, bufio, readahead or a size such as 65536 or 64K: %w", s, err)
+	n, why := parseSize(s)
+	if why != "" {
+		return 0, &detailError{ErrInvalidPolicy, strconv.Quote(s) + ": " + why}
 	}
 	return Policy(n), nil
 }
 
-// parseSize reads a positive byte count with an optional unit suffix.
-func parseSize(s string) (int, error) {
+// tooBig is why a size over maxBufferSize is refused.
+const tooBig = "a size is at most 1 GiB (1073741824 bytes)"
+
+// parseSize reads a positive byte count with an optional unit suffix. On
+// failure it returns why, for the error message.
+func parseSize(s string) (n int, why string) {
 	digits := len(s) - len(strings.TrimLeft(s, "0123456789"))
 	if digits == 0 {
-		return 0, ErrInvalidSize
+		return 0, policyForms
 	}
-	n, err := strconv.ParseInt(s[:digits], 10, 64)
+	v, err := strconv.ParseInt(s[:digits], 10, 64)
 	if err != nil {
-		return 0, ErrInvalidSize
+		return 0, tooBig // only digits: ParseInt fails only by range
 	}
 	unit := int64(1)
 	switch strings.ToUpper(s[digits:]) {
@@ -144,12 +160,15 @@ func parseSize(s string) (int, error) {
 	case "GB":
 		unit = 1e9
 	default:
-		return 0, ErrInvalidSize
+		return 0, policyForms
 	}
-	if n <= 0 || n > maxBufferSize/unit {
-		return 0, ErrInvalidSize
+	switch {
+	case v <= 0:
+		return 0, "a size must be positive"
+	case v > maxBufferSize/unit:
+		return 0, tooBig
 	}
-	return int(n * unit), nil
+	return int(v * unit), ""
 }
 
 // size is the buffer size p gives a descriptor for which fstat reported
@@ -167,21 +186,40 @@ func (p Policy) size(st *fileStat) (size int, reason string) {
 	}
 	switch {
 	case p == PolicyCoreutils:
-		return coreutilsBlksize(blksize, st != nil && st.regular), fmt.Sprintf("io_blksize(st_blksize %d)", blksize)
+		return coreutilsBlksize(blksize, st != nil && st.regular), "io_blksize(st_blksize " + itoa(blksize) + ")"
 	case st == nil:
 		return glibcBUFSIZ, "fstat failed: BUFSIZ"
 	case blksize <= 0:
-		return glibcBUFSIZ, fmt.Sprintf("st_blksize %d: BUFSIZ", blksize)
+		return glibcBUFSIZ, "st_blksize " + itoa(blksize) + ": BUFSIZ"
 	}
 	limit := int64(maxBlksizeBuffer)
 	if p == PolicyBufsiz {
 		limit = glibcBUFSIZ
 	}
 	if blksize > limit {
-		return int(limit), fmt.Sprintf("st_blksize %d capped at %d", blksize, limit)
+		return int(limit), "st_blksize " + itoa(blksize) + " capped at " + itoa(limit)
 	}
-	return int(blksize), fmt.Sprintf("st_blksize %d", blksize)
+	return int(blksize), "st_blksize " + itoa(blksize)
 }
+
+// fileCap is the most a Reader's buffer can usefully hold of the regular
+// file st describes: st_size rounded up to whole st_blksize blocks, at
+// least one block (a file in /proc reports size 0 and still has data), and
+// at least bufio's minimum. ok is false when the file is not regular.
+func fileCap(st *fileStat) (limit int, ok bool) {
+	if st == nil || !st.regular {
+		return 0, false
+	}
+	block := max(st.blksize, 1)
+	blocks := max((st.size+block-1)/block, 1)
+	if blocks > maxBufferSize/block {
+		return 0, false // larger than any buffer a policy gives
+	}
+	return max(int(blocks*block), minReadBufferSize), true
+}
+
+// itoa formats a number for a Reason.
+func itoa(n int64) string { return strconv.FormatInt(n, 10) }
 
 // coreutilsBlksize is coreutils' io_blksize(): at least IO_BUFSIZE, a
 // multiple of the block size, and a power of two for regular files.
@@ -200,16 +238,45 @@ func coreutilsBlksize(blksize int64, regular bool) int {
 	return int(size)
 }
 
-// defaultPolicy is $STDIOBUF_POLICY, or PolicyBlksize when it is unset or
-// does not parse (which is reported once on standard error).
+// processDefault is the policy SetDefaultPolicy set, PolicyDefault if
+// none. Besides the standard streams it is the package's one piece of
+// process state.
+var processDefault atomic.Int64
+
+// SetDefaultPolicy sets the process default policy: the one every stream
+// created with PolicyDefault (NewReader, NewWriter, NewScanner, the
+// standard streams) uses when it decides its buffer later, in place of
+// $STDIOBUF_POLICY. SetDefaultPolicy(PolicyDefault) goes back to the
+// environment. Streams already decided keep their decision. An invalid
+// policy returns an error wrapping ErrInvalidPolicy and changes nothing.
+// It is safe to call from several goroutines.
+func SetDefaultPolicy(p Policy) error {
+	if !p.valid() {
+		return p.invalid()
+	}
+	processDefault.Store(int64(p))
+	return nil
+}
+
+// invalid is the error for a Policy value that is not valid.
+func (p Policy) invalid() error {
+	return &detailError{ErrInvalidPolicy, p.String() + ": " + policyForms}
+}
+
+// defaultPolicy is the policy SetDefaultPolicy set, else $STDIOBUF_POLICY,
+// else PolicyBlksize, also when the variable does not parse (which is
+// reported once on standard error).
 func defaultPolicy() Policy {
-	v, ok := os.LookupEnv(PolicyEnv)
+	if p := Policy(processDefault.Load()); p != PolicyDefault {
+		return p
+	}
+	v, ok := os.LookupEnv(policyEnv)
 	if !ok || v == "" {
 		return PolicyBlksize
 	}
 	p, err := ParsePolicy(v)
 	if err != nil {
-		warnEnv(PolicyEnv, v, "want blksize, bufsiz, coreutils, bufio, readahead or a size such as 65536 or 64K; using blksize")
+		warnEnv(policyEnv, v, policyForms+"; using blksize")
 		return PolicyBlksize
 	}
 	if p == PolicyDefault {

@@ -231,7 +231,7 @@ func TestReadaheadPolicy(t *testing.T) {
 	}
 	// Under STDIOBUF_POLICY=readahead a Reader over a file reads ahead
 	// with PolicyBlksize's size; a Writer is a blksize Writer.
-	t.Setenv(PolicyEnv, "readahead")
+	t.Setenv(policyEnv, "readahead")
 	data := numberedLines(20000)
 	f := aheadFile(t, data)
 	r := NewReader(f)

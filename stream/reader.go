@@ -111,6 +111,15 @@ func (b *Reader) resize(size int) {
 	b.lastByte, b.lastRuneSize = -1, -1
 }
 
+// refit makes the buffer agree with a new decision (Setvbuf, SetPolicy),
+// keeping every unread byte. A Reader that has no buffer yet gets one at
+// its first read.
+func (b *Reader) refit() {
+	if b.buf != nil {
+		b.resize(b.bufSize())
+	}
+}
+
 // Size returns the size of the underlying buffer in bytes. For a Reader
 // over a descriptor that has not read yet it makes the decision (an fstat)
 // without allocating the buffer.

@@ -157,9 +157,13 @@ func (s *Scanner) Scan() bool {
 		// Read once; a reader that keeps returning nothing is given up on
 		// with io.ErrNoProgress, one that claims more than it was given
 		// with ErrBadReadCount.
+		room := s.buf[s.end:]
+		if s.s.mode == Unbuffered {
+			room = room[:1] // never read ahead of the token
+		}
 		for loop := 0; ; {
-			n, err := s.read(s.buf[s.end:len(s.buf)])
-			if n < 0 || len(s.buf)-s.end < n {
+			n, err := s.read(room)
+			if n < 0 || n > len(room) {
 				s.setErr(ErrBadReadCount)
 				break
 			}
@@ -190,13 +194,11 @@ func (s *Scanner) firstSize() int {
 	return max(s.s.info.Size, minReadBufferSize)
 }
 
-// read is one Read on the underlying reader, by the stream's mode.
+// read is one Read on the underlying reader; a line-buffered or
+// unbuffered Scanner flushes Stdout first, as a Reader does.
 func (s *Scanner) read(p []byte) (int, error) {
 	if s.s.mode != FullyBuffered {
 		flushStdoutBeforeRead()
-		if s.s.mode == Unbuffered {
-			p = p[:1]
-		}
 	}
 	s.s.calls.reads++
 	return s.r.Read(p)

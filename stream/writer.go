@@ -10,9 +10,9 @@ import (
 //
 // The bytes buffered and not yet written are buf[0:n]. A Writer over a
 // descriptor has a nil buf until its first write; then doallocate
-// (filedoalloc.go) decides its mode and size. An unbuffered Writer
-// allocates a buffer only if ReadFrom needs one (AvailableBuffer then
-// returns an empty slice of no capacity).
+// (filedoalloc.go) decides its mode and size. An unbuffered Writer has no
+// buffer unless ReadFrom needed one to read into; either way its
+// Available is 0.
 //
 // If an error occurs writing to a Writer, no more data will be accepted
 // and all subsequent writes, and Flush, will return the error; the bytes
@@ -87,6 +87,20 @@ func (b *Writer) init() {
 		b.decide()
 	}
 	if b.buf == nil && b.s.mode != Unbuffered {
+		b.buf = make([]byte, b.s.info.Size)
+	}
+}
+
+// refit makes the buffer agree with a new decision (Setvbuf, SetPolicy);
+// it is called with nothing buffered. A Writer that has no buffer yet gets
+// one at its first write; an unbuffered Writer drops its buffer (ReadFrom
+// makes one when it needs it); any other gets the decided size.
+func (b *Writer) refit() {
+	switch {
+	case b.buf == nil:
+	case b.s.mode == Unbuffered:
+		b.buf = nil
+	case len(b.buf) != b.s.info.Size:
 		b.buf = make([]byte, b.s.info.Size)
 	}
 }
@@ -166,26 +180,42 @@ func (b *Writer) flushN(k int) error {
 	return err
 }
 
-// Available returns how many bytes are unused in the buffer (0 for an
-// unbuffered Writer that has no buffer).
+// Available returns how many more bytes a write can put in the buffer
+// before it goes out: the buffer's free space when fully or line buffered,
+// and 0 when unbuffered, since an unbuffered Writer hands every write on
+// at once. It decides a Writer over a descriptor that has not written yet.
 func (b *Writer) Available() int {
 	if b.buf == nil && b.wr != nil {
 		b.init()
 	}
-	return len(b.buf) - b.n
+	if b.s.mode == Unbuffered {
+		return 0
+	}
+	return b.free()
 }
 
+// free is the unused part of the buffer, whatever the mode: what ReadFrom
+// and the block writes fill.
+func (b *Writer) free() int { return len(b.buf) - b.n }
+
 // AvailableBuffer returns the free part of the buffer as an empty slice
-// of capacity Available(), to append to and pass straight to Write (which
-// then copies nothing). It is good only until the next write.
+// of capacity Available() (nil when unbuffered), to append to and pass
+// straight to Write (which then copies nothing if it fits). It is good
+// only until the next write.
 func (b *Writer) AvailableBuffer() []byte {
 	if b.buf == nil && b.wr != nil {
 		b.init()
 	}
+	if b.s.mode == Unbuffered {
+		return nil
+	}
 	return b.buf[b.n:][:0]
 }
 
-// Buffered returns how many bytes are held, not yet written out.
+// Buffered returns how many bytes are held, not yet written out: in full
+// and line mode what the buffer holds; in unbuffered mode 0, except for
+// bytes ReadFrom read and could not write (after an error, which is
+// sticky, the unwritten bytes stay buffered in every mode).
 func (b *Writer) Buffered() int { return b.n }
 
 // writeDirect hands p to the underlying writer whole, as an unbuffered
@@ -251,7 +281,7 @@ func (b *Writer) write(p []byte) (nn int, err error) {
 // nothing is buffered, or else tops the buffer up and flushes it; the rest
 // is buffered. After an error nothing more is taken.
 func (b *Writer) writeBlock(p []byte) (nn int, err error) {
-	for b.err == nil && len(p) > b.Available() {
+	for b.err == nil && len(p) > b.free() {
 		var n int
 		if b.n == 0 {
 			b.s.calls.writes++
@@ -291,7 +321,7 @@ func (b *Writer) WriteByte(c byte) error {
 	if b.err != nil {
 		return b.err
 	}
-	if b.Available() <= 0 && b.Flush() != nil {
+	if b.free() <= 0 && b.Flush() != nil {
 		return b.err
 	}
 	b.buf[b.n] = c
@@ -330,11 +360,11 @@ func (b *Writer) WriteRune(r rune) (size int, err error) {
 	if b.err != nil {
 		return 0, b.err
 	}
-	if b.Available() < utf8.UTFMax {
+	if b.free() < utf8.UTFMax {
 		if b.Flush() != nil {
 			return 0, b.err
 		}
-		if b.Available() < utf8.UTFMax {
+		if b.free() < utf8.UTFMax {
 			// A buffer of fewer than 4 bytes: let WriteString split it.
 			return b.WriteString(string(r))
 		}
@@ -392,7 +422,7 @@ func (b *Writer) writeDirectString(sw io.StringWriter, s string) (nn int, err er
 func (b *Writer) writeBlockString(s string) (nn int, err error) {
 	var sw io.StringWriter
 	asked, direct := false, false
-	for b.err == nil && len(s) > b.Available() {
+	for b.err == nil && len(s) > b.free() {
 		if b.n == 0 && !asked {
 			sw, direct = b.wr.(io.StringWriter)
 			asked = true
