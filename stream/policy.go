@@ -80,9 +80,11 @@ const (
 	// buffered Reader over an *os.File reads ahead: one read(2) into a
 	// second buffer of the same size is in flight while the caller works
 	// on the first (readahead.go). Line-buffered and unbuffered Readers
-	// (terminals, stdbuf -i0, Setvbuf) never read ahead; a Writer under it
-	// is a PolicyBlksize Writer. With NewReaderSize, or Setvbuf with a
-	// size, it reads ahead with buffers of that size.
+	// (terminals, stdbuf -i0, Setvbuf) never read ahead, nor do buffers
+	// of the policy's size under 32 KiB (st_blksize 4096 on ext4 or a
+	// pipe), where it does not pay; a Writer under it is a PolicyBlksize
+	// Writer. With NewReaderSize, or Setvbuf with a size, it reads ahead
+	// with buffers of that size, whatever it is.
 	PolicyReadahead Policy = -5
 )
 

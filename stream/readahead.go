@@ -75,12 +75,23 @@ func (ra *readahead) busy() bool {
 	return ra != nil && (ra.inflight || ra.lo < ra.hi || ra.perr != nil)
 }
 
+// minAheadSize is the smallest buffer the policy's size reads ahead with.
+// A read ahead costs a goroutine and a hand-over, a few microseconds, which
+// a small read from the page cache does not win back: with 4 KiB buffers
+// getdelim --loop took 1.6x the time of a plain Reader here (headbench
+// --quick on ext4, a loaded machine). A size asked for (NewReaderSize,
+// Setvbuf with a size) reads ahead whatever it is.
+const minAheadSize = 32 << 10
+
 // updateAhead turns read-ahead on or off after a decision: on for a fully
-// buffered Reader over an *os.File under PolicyReadahead. Turned off, what
-// was read ahead is still handed over, in order, by the next fills.
+// buffered Reader over an *os.File under PolicyReadahead, with buffers of
+// at least minAheadSize or of a size asked for. Turned off, what was read
+// ahead is still handed over, in order, by the next fills.
 func (b *Reader) updateAhead() {
 	f, isFile := b.rd.(*os.File)
-	on := isFile && f != nil && b.s.info.Policy == PolicyReadahead && b.s.mode == FullyBuffered
+	asked := b.s.size != 0 || b.s.vbuf && b.s.vsize > 0
+	on := isFile && f != nil && b.s.info.Policy == PolicyReadahead && b.s.mode == FullyBuffered &&
+		(asked || b.s.info.Size >= minAheadSize)
 	switch {
 	case on && b.ra == nil:
 		b.ra = newReadahead(f)

@@ -230,19 +230,35 @@ func TestReadaheadPolicy(t *testing.T) {
 		t.Errorf("PolicyReadahead.String() = %q", got)
 	}
 	// Under STDIOBUF_POLICY=readahead a Reader over a file reads ahead
-	// with PolicyBlksize's size; a Writer is a blksize Writer.
+	// with PolicyBlksize's size, if that is at least minAheadSize, or with
+	// a size asked for; a Writer is a blksize Writer.
 	t.Setenv(policyEnv, "readahead")
 	data := numberedLines(20000)
 	f := aheadFile(t, data)
-	r := NewReader(f)
-	got, err := io.ReadAll(struct{ io.Reader }{r}) // Read, not WriteTo
-	if err != nil || !bytes.Equal(got, data) {
-		t.Fatalf("ReadAll: %d bytes, %v; want the file's %d", len(got), err, len(data))
-	}
-	i := r.Info()
 	blk, _ := PolicyBlksize.size(fstat(f.Fd()))
-	if i.Policy != PolicyReadahead || i.Size != blk || i.Ahead == 0 || i.Overlapped+i.Waited == 0 || i.Reads < i.Ahead {
-		t.Errorf("Info() = %v; want policy readahead, size %d, reads ahead counted", i, blk)
+	for _, asked := range []int{0, 64 << 10} {
+		if _, err := f.Seek(0, io.SeekStart); err != nil {
+			t.Fatal(err)
+		}
+		r := NewReader(f)
+		want := blk
+		if asked > 0 {
+			if err := r.Setvbuf(FullyBuffered, asked); err != nil {
+				t.Fatal(err)
+			}
+			want = asked
+		}
+		got, err := io.ReadAll(struct{ io.Reader }{r}) // Read, not WriteTo
+		if err != nil || !bytes.Equal(got, data) {
+			t.Fatalf("ReadAll: %d bytes, %v; want the file's %d", len(got), err, len(data))
+		}
+		i := r.Info()
+		if i.Policy != PolicyReadahead || i.Size != want {
+			t.Errorf("Info() = %v; want policy readahead, size %d", i, want)
+		}
+		if ahead := asked > 0 || want >= minAheadSize; ahead != (i.Ahead > 0 && i.Overlapped+i.Waited > 0 && i.Reads >= i.Ahead) {
+			t.Errorf("Info() = %v; want reads ahead counted: %v", i, ahead)
+		}
 	}
 	w := NewWriter(io.Discard)
 	if wi := w.Info(); wi.Policy != PolicyReadahead || wi.Ahead != 0 {
