@@ -44,7 +44,7 @@ func TestParsePolicy(t *testing.T) {
 			t.Errorf("ParsePolicy(%q) = %v, %v; want %v, nil", tt.in, got, err, tt.want)
 		}
 	}
-	const forms = ": want blksize, bufsiz, coreutils, bufio, readahead, default or a size such as 65536 or 64K"
+	const forms = ": want blksize, bufsiz, coreutils, bufio, readahead, readahead:SIZE, default or a size such as 65536 or 64K"
 	const tooBig = ": a size is at most 1 GiB (1073741824 bytes)"
 	bad := []struct{ in, want string }{
 		{"", `stream: invalid policy ""` + forms},

@@ -83,14 +83,46 @@ func (ra *readahead) busy() bool {
 // Setvbuf with a size) reads ahead whatever it is.
 const minAheadSize = 32 << 10
 
+// aheadSized is ReadaheadSize(1); ReadaheadSize(n) is aheadSized-n+1.
+// Policy is an int, 32 bits on some platforms, and sizes go up to 1 GiB:
+// the range lies far below the named policies, so that small negative
+// values stay invalid, and above math.MinInt32+2.
+const aheadSized Policy = -maxBufferSize + 2
+
+// ReadaheadSize returns the policy of read-ahead (PolicyReadahead) with
+// buffers of size bytes, what ParsePolicy reads as "readahead:SIZE". A
+// size outside 1 to 1 GiB gives an invalid Policy, which SetPolicy and
+// NewReaderPolicy refuse.
+func ReadaheadSize(size int) Policy {
+	if size <= 0 || size > maxBufferSize {
+		return aheadSized - maxBufferSize - 1
+	}
+	return aheadSized - Policy(size) + 1
+}
+
+// aheadSize returns the size of a ReadaheadSize policy, or false.
+func (p Policy) aheadSize() (int, bool) {
+	if p <= aheadSized && p > aheadSized-maxBufferSize {
+		return int(aheadSized - p + 1), true
+	}
+	return 0, false
+}
+
+// readsAhead reports whether p is read-ahead, with or without a size.
+func (p Policy) readsAhead() bool {
+	_, sized := p.aheadSize()
+	return p == PolicyReadahead || sized
+}
+
 // updateAhead turns read-ahead on or off after a decision: on for a fully
 // buffered Reader over an *os.File under PolicyReadahead, with buffers of
-// at least minAheadSize or of a size asked for. Turned off, what was read
+// at least minAheadSize or of a size asked for (ReadaheadSize too). Turned off, what was read
 // ahead is still handed over, in order, by the next fills.
 func (b *Reader) updateAhead() {
 	f, isFile := b.rd.(*os.File)
-	asked := b.s.size != 0 || b.s.vbuf && b.s.vsize > 0
-	on := isFile && f != nil && b.s.info.Policy == PolicyReadahead && b.s.mode == FullyBuffered &&
+	_, sized := b.s.info.Policy.aheadSize()
+	asked := sized || b.s.size != 0 || b.s.vbuf && b.s.vsize > 0
+	on := isFile && f != nil && b.s.info.Policy.readsAhead() && b.s.mode == FullyBuffered &&
 		(asked || b.s.info.Size >= minAheadSize)
 	switch {
 	case on && b.ra == nil:

@@ -807,3 +807,60 @@ func TestReadaheadTransientError(t *testing.T) {
 		t.Errorf("after the deadline: %d bytes, %v; want the rest of both writes", len(rest), err)
 	}
 }
+
+func TestReadaheadSize(t *testing.T) {
+	tests := []struct {
+		in    string
+		want  Policy
+		size  int
+		valid bool
+	}{
+		{"readahead:64K", ReadaheadSize(64 << 10), 64 << 10, true},
+		{"ReadAhead:1", ReadaheadSize(1), 1, true},
+		{"readahead:1G", ReadaheadSize(1 << 30), 1 << 30, true},
+		{"readahead:0", 0, 0, false},
+		{"readahead:2G", 0, 0, false},
+		{"readahead:", 0, 0, false},
+		{"readahead:blksize", 0, 0, false},
+		{"blksize:64K", 0, 0, false},
+	}
+	for _, tt := range tests {
+		p, err := ParsePolicy(tt.in)
+		if tt.valid != (err == nil) || p != tt.want {
+			t.Errorf("ParsePolicy(%q) = %v, %v; want %v, valid %v", tt.in, p, err, tt.want, tt.valid)
+			continue
+		}
+		if !tt.valid {
+			if !errors.Is(err, ErrInvalidPolicy) || !strings.Contains(err.Error(), tt.in) {
+				t.Errorf("ParsePolicy(%q) error %v: want ErrInvalidPolicy naming the text", tt.in, err)
+			}
+			continue
+		}
+		if n, ok := p.aheadSize(); n != tt.size || !ok || !p.valid() || !p.readsAhead() {
+			t.Errorf("%q: size %d, %v, valid %v", tt.in, n, ok, p.valid())
+		}
+		if back, err := ParsePolicy(p.String()); back != p || err != nil {
+			t.Errorf("ParsePolicy(%q.String() = %q) = %v, %v", tt.in, p.String(), back, err)
+		}
+	}
+	for _, size := range []int{0, -1, 1<<30 + 1} {
+		if p := ReadaheadSize(size); p.valid() {
+			t.Errorf("ReadaheadSize(%d) = %v is valid", size, p)
+		}
+	}
+	// Under it a Reader over a file has buffers of that size, and reads
+	// ahead whatever it is; named policies and sizes do not read ahead.
+	data := numberedLines(3000)
+	for _, p := range []Policy{ReadaheadSize(100), ReadaheadSize(64 << 10), PolicyBlksize, 100} {
+		r := NewReaderPolicy(aheadFile(t, data), p)
+		got, err := io.ReadAll(struct{ io.Reader }{r})
+		if err != nil || !bytes.Equal(got, data) {
+			t.Fatalf("%v: ReadAll %d bytes, %v", p, len(got), err)
+		}
+		i := r.Info()
+		n, sized := p.aheadSize()
+		if sized && (i.Size != n || i.Ahead == 0) || !sized && i.Ahead != 0 {
+			t.Errorf("%v: Info() = %v", p, i)
+		}
+	}
+}
