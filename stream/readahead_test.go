@@ -643,11 +643,18 @@ func TestReadaheadOwnerClose(t *testing.T) {
 	t.Logf("%d of %d runs reused the descriptor number", reused, runs)
 }
 
+// aheadGoroutines returns how many read-ahead goroutines there are, and
+// the stacks of all goroutines.
+func aheadGoroutines() (int, string) {
+	buf := make([]byte, 1<<20)
+	stacks := string(buf[:runtime.Stack(buf, true)])
+	return strings.Count(stacks, ".startAhead.func"), stacks
+}
+
 // TestReadaheadNoLeak drops Readers mid-file, with a read in flight, over
 // files and over pipes that are then closed, and checks that every
 // goroutine they started ends.
 func TestReadaheadNoLeak(t *testing.T) {
-	base := runtime.NumGoroutine()
 	data := numberedLines(20000)
 	name := filepath.Join(t.TempDir(), "in")
 	if err := os.WriteFile(name, data, 0o600); err != nil {
@@ -676,8 +683,8 @@ func TestReadaheadNoLeak(t *testing.T) {
 		writers = append(writers, pw)
 		defer pr.Close()
 	}
-	if n := runtime.NumGoroutine(); n < base+50 {
-		t.Errorf("%d goroutines with 50 reads in flight on pipes, %d before: no read in flight?", n, base)
+	if n, _ := aheadGoroutines(); n < 50 {
+		t.Errorf("%d read-ahead goroutines with 50 reads in flight on pipes", n)
 	}
 	for _, pw := range writers {
 		pw.Close() // the reads in flight see the end
@@ -685,12 +692,12 @@ func TestReadaheadNoLeak(t *testing.T) {
 	// Goroutines end asynchronously: wait for them, as goleak does,
 	// failing only if some are still there after a long while.
 	deadline := time.Now().Add(30 * time.Second)
-	for runtime.NumGoroutine() > base && time.Now().Before(deadline) {
+	n, stacks := aheadGoroutines()
+	for ; n > 0 && time.Now().Before(deadline); n, stacks = aheadGoroutines() {
 		time.Sleep(time.Millisecond)
 	}
-	if n := runtime.NumGoroutine(); n > base {
-		buf := make([]byte, 1<<16)
-		t.Errorf("%d goroutines left over %d before:\n%s", n-base, base, buf[:runtime.Stack(buf, true)])
+	if n > 0 {
+		t.Errorf("%d read-ahead goroutines left:\n%s", n, stacks)
 	}
 }
 
