@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# readahead.sh measures read-ahead (PolicyReadahead, issue 8) on the seed's
-# input on an XFS mount with st_blksize 131072, output /dev/null:
+# readahead.sh measures read-ahead (PolicyReadahead, issue 8) on
+# headbench's input on an XFS mount with st_blksize 131072, output /dev/null:
 #
 #   loop:     `getdelim --loop` with and without read-ahead against the C
 #             getdelim/fwrite loop with glibc's 128 KiB rule
@@ -23,8 +23,8 @@
 # time is from fork to exit ($EPOCHREALTIME); the Scanner's is the
 # benchmark's ns/op of one pass.
 #
-# The input is the seed's: the head benchmark's 290955 lines (seed 002,
-# about 230 MB), made with internal/seedinput and cached where
+# The input is headbench's: 290955 lines of the shape of the glibc
+# proposal's input (about 230 MB), made by bench/seedinput where
 # cmd/headbench caches it, copied to a fresh XFS loop mount (mount -o
 # loop,largeio,allocsize=128k), unmounted and removed at exit.
 #
@@ -32,7 +32,7 @@
 #                           [--cpus "2 1"] [--cache "warm cold"]
 #
 #   --rounds R     timed rounds (default 11)
-#   --lines L      seed input of L lines instead of 290955 (to try the script)
+#   --lines L      an input of L lines instead of 290955 (to try the script)
 #   --dir DIR      put the input in DIR instead of a fresh XFS mount
 #   --out DIR      write runs.tsv and summary.md there (default:
 #                  bench/results/<UTC date>-readahead)
@@ -74,12 +74,12 @@ fi
 root=$(cd "$(dirname "$0")/.." && pwd)
 out=${out:-$root/bench/results/$(date -u +%F)-readahead}
 work=$(mktemp -d "${TMPDIR:-/tmp}/readahead.XXXXXX")
-gen="" mnt=""
+mnt=""
 cleanup() {
 	if [[ -n $mnt ]] && mountpoint -q "$mnt"; then
 		umount "$mnt" || umount -l "$mnt"
 	fi
-	rm -rf "$work" ${gen:+"$gen"}
+	rm -rf "$work"
 }
 trap cleanup EXIT
 
@@ -88,41 +88,8 @@ echo "== building (getdelim, the C loop, stream's test binary)" >&2
 cc -O2 -o "$work/getdelim_loop" "$root/bench/c/getdelim_loop.c" || die "cannot build bench/c/getdelim_loop.c"
 (cd "$root" && go test -c -o "$work/stream.test" ./stream) || die "cannot build stream's tests"
 
-echo "== making the seed input ($lines lines)" >&2
-# internal/seedinput is importable only from inside the module: the program
-# that makes the input runs from a folder there, removed at exit.
-gen=$(mktemp -d "$root/bench/.readahead-input.XXXXXX")
-cat >"$gen/main.go" <<-'EOF'
-	package main
-
-	import (
-		"fmt"
-		"os"
-		"path/filepath"
-		"strconv"
-
-		"github.com/stdiobuf/stdiobuf/internal/seedinput"
-	)
-
-	func main() {
-		lines, err := strconv.Atoi(os.Args[1])
-		if err != nil {
-			fmt.Fprintln(os.Stderr, err)
-			os.Exit(1)
-		}
-		dir := os.TempDir()
-		if base, err := os.UserCacheDir(); err == nil {
-			dir = filepath.Join(base, "stdiobuf")
-		}
-		path, _, err := seedinput.File(dir, lines, seedinput.DefaultSeed)
-		if err != nil {
-			fmt.Fprintln(os.Stderr, err)
-			os.Exit(1)
-		}
-		fmt.Println(path)
-	}
-EOF
-seed=$(cd "$root" && go run "./${gen#"$root/"}" "$lines") || die "cannot make the seed input"
+echo "== making the input ($lines lines)" >&2
+seed=$(cd "$root" && go run ./bench/seedinput "$lines") || die "cannot make the input"
 
 if [[ -z $dir ]]; then
 	echo "== mounting XFS (largeio, allocsize=128k)" >&2
@@ -214,7 +181,7 @@ END {
 	print "# read-ahead: bench/readahead.sh"
 	print ""
 	printf "- Date: %s; %d rounds; machine: %d CPUs; load average (1 min) %s before, %s after\n", started, rounds, cpus, lb, la
-	printf "- Input: the seed input, %d lines, %d bytes, st_blksize %d; output /dev/null\n", lines, size, blksize
+	printf "- Input: headbench's, %d lines, %d bytes, st_blksize %d; output /dev/null\n", lines, size, blksize
 	print "- Median wall time of interleaved runs; the scanner rows are the benchmark'"'"'s ns/op of one pass (file: a Scanner straight over the file; reader: over a Reader; readahead: over a Reader with read-ahead)"
 	print ""
 	print "| cpus | cache | command | median | |"

@@ -190,6 +190,17 @@ func aheadFile(t *testing.T, data []byte) *os.File {
 	return f
 }
 
+// aheadPipe returns a pipe, closed at the end of the test.
+func aheadPipe(t *testing.T) (r, w *os.File) {
+	t.Helper()
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { r.Close(); w.Close() })
+	return r, w
+}
+
 // aheadReader returns a read-ahead Reader of the given buffer size over f.
 func aheadReader(t *testing.T, f *os.File, size int) *Reader {
 	t.Helper()
@@ -361,12 +372,7 @@ func TestReadaheadSync(t *testing.T) {
 // ahead and does not wait for a read in flight (glibc's fflush leaves a
 // pipe alone): the writer has not closed yet when Sync returns.
 func TestReadaheadSyncPipe(t *testing.T) {
-	pr, pw, err := os.Pipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer pr.Close()
-	defer pw.Close()
+	pr, pw := aheadPipe(t)
 	r := aheadReader(t, pr, 64)
 	if _, err := pw.WriteString("one\ntwo\n"); err != nil {
 		t.Fatal(err)
@@ -530,11 +536,7 @@ func TestReadaheadWriteTo(t *testing.T) {
 // directory at once.
 func TestReadaheadErrorsInOrder(t *testing.T) {
 	data := numberedLines(3000)
-	pr, pw, err := os.Pipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer pr.Close()
+	pr, pw := aheadPipe(t)
 	go func() {
 		for rest := data; len(rest) > 0; rest = rest[min(len(rest), 777):] {
 			pw.Write(rest[:min(len(rest), 777)])
@@ -773,12 +775,7 @@ func BenchmarkReadaheadScannerLines(b *testing.B) {
 // first, all of them, then os.ErrDeadlineExceeded; then, the deadline
 // lifted, the bytes written after it and the end, as bufio gives them.
 func TestReadaheadTransientError(t *testing.T) {
-	pr, pw, err := os.Pipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer pr.Close()
-	defer pw.Close()
+	pr, pw := aheadPipe(t)
 	first, second := numberedLines(100), numberedLines(300)
 	if _, err := pw.Write(first); err != nil { // fits in the pipe
 		t.Fatal(err)
