@@ -181,7 +181,7 @@ END {
 	print "# read-ahead: bench/readahead.sh"
 	print ""
 	printf "- Date: %s; %d rounds; machine: %d CPUs; load average (1 min) %s before, %s after\n", started, rounds, cpus, lb, la
-	printf "- Input: headbench's, %d lines, %d bytes, st_blksize %d; output /dev/null\n", lines, size, blksize
+	printf "- Input: headbench'"'"'s, %d lines, %d bytes, st_blksize %d; output /dev/null\n", lines, size, blksize
 	print "- Median wall time of interleaved runs; the scanner rows are the benchmark'"'"'s ns/op of one pass (file: a Scanner straight over the file; reader: over a Reader; readahead: over a Reader with read-ahead)"
 	print ""
 	print "| cpus | cache | command | median | |"
