@@ -246,7 +246,7 @@ func TestReadaheadPolicy(t *testing.T) {
 	t.Setenv(policyEnv, "readahead")
 	data := numberedLines(20000)
 	f := aheadFile(t, data)
-	blk, _ := PolicyBlksize.size(fstat(f.Fd()))
+	blk := NewReaderPolicy(f, PolicyBlksize).Info().Size
 	for _, asked := range []int{0, 64 << 10} {
 		if _, err := f.Seek(0, io.SeekStart); err != nil {
 			t.Fatal(err)
