@@ -1,13 +1,14 @@
-// Command seedinput prints the path of the seed's input (the head
-// benchmark's file, internal/seedinput) for a line count, making it first
-// where cmd/headbench caches it if it is not there yet, so that the shell
-// scripts in bench/ time the same bytes as headbench.
+// Command seedinput prints the path of headbench's input (internal/seedinput)
+// for a line count, making it first where cmd/headbench caches it if it is
+// not there yet, so that the shell scripts in bench/ time the same bytes as
+// headbench.
 //
 // Usage: go run ./bench/seedinput [LINES]   (default 290955)
 package main
 
 import (
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -15,19 +16,24 @@ import (
 	"github.com/stdiobuf/stdiobuf/internal/seedinput"
 )
 
-func main() {
+func main() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) }
+
+// run is the command: it returns the exit status, 2 for a bad argument and
+// 1 when the file cannot be made.
+func run(args []string, stdout, stderr io.Writer) int {
 	lines := seedinput.Lines
-	if len(os.Args) > 2 {
-		fmt.Fprintln(os.Stderr, "usage: seedinput [LINES]")
-		os.Exit(2)
-	}
-	if len(os.Args) == 2 {
-		n, err := strconv.Atoi(os.Args[1])
+	switch len(args) {
+	case 0:
+	case 1:
+		n, err := strconv.Atoi(args[0])
 		if err != nil || n <= 0 {
-			fmt.Fprintf(os.Stderr, "seedinput: want a positive line count, got %q\n", os.Args[1])
-			os.Exit(2)
+			fmt.Fprintf(stderr, "seedinput: want a positive line count, got %q\n", args[0])
+			return 2
 		}
 		lines = n
+	default:
+		fmt.Fprintln(stderr, "usage: seedinput [LINES]")
+		return 2
 	}
 	dir := os.TempDir()
 	if base, err := os.UserCacheDir(); err == nil {
@@ -35,8 +41,9 @@ func main() {
 	}
 	path, _, err := seedinput.File(dir, lines, seedinput.DefaultSeed)
 	if err != nil {
-		fmt.Fprintln(os.Stderr, "seedinput:", err)
-		os.Exit(1)
+		fmt.Fprintln(stderr, "seedinput:", err)
+		return 1
 	}
-	fmt.Println(path)
+	fmt.Fprintln(stdout, path)
+	return 0
 }
