@@ -490,10 +490,10 @@ func TestReadaheadReset(t *testing.T) {
 
 // TestReadaheadWriteTo checks the copies, which hand what was read ahead
 // on before they use the descriptor (copy_file_range, sendfile), and
-// CopyBytes, which must not skip it.
+// CopyBytes and CopyRecords, which must not skip it.
 func TestReadaheadWriteTo(t *testing.T) {
 	data := numberedLines(8000)
-	for _, copier := range []string{"io.Copy", "WriteTo(Writer)", "CopyBytes"} {
+	for _, copier := range []string{"io.Copy", "WriteTo(Writer)", "CopyBytes", "CopyRecords"} {
 		t.Run(copier, func(t *testing.T) {
 			f := aheadFile(t, data)
 			r := aheadReader(t, f, 4096)
@@ -516,6 +516,8 @@ func TestReadaheadWriteTo(t *testing.T) {
 				}
 			case "CopyBytes":
 				_, err = r.CopyBytes(out, 1<<40)
+			case "CopyRecords":
+				_, _, err = r.CopyRecords(out, '\n', 1<<40)
 			}
 			if err != nil {
 				t.Fatal(err)
