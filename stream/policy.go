@@ -85,7 +85,8 @@ const (
 	// pipe), where it does not pay; a Writer under it is a PolicyBlksize
 	// Writer. ReadaheadSize(n) ("readahead:64K"), NewReaderSize, or
 	// Setvbuf with a size read ahead with buffers of that size, whatever
-	// it is.
+	// it is. A read may be in flight between calls: a program that seeks
+	// the file itself calls Reset (or Sync) first, not after.
 	PolicyReadahead Policy = -5
 )
 

@@ -870,3 +870,26 @@ func TestReadaheadSize(t *testing.T) {
 		}
 	}
 }
+
+// TestReadaheadResetThenSeek checks the documented way to seek a file
+// under a read-ahead Reader: Reset first, then Seek; the Reader then reads
+// from the new offset, with no read of the old one landing after it.
+func TestReadaheadResetThenSeek(t *testing.T) {
+	data := numberedLines(5000)
+	f := aheadFile(t, data)
+	r := aheadReader(t, f, 1024)
+	for i := range 50 {
+		if _, err := r.ReadString('\n'); err != nil {
+			t.Fatal(err)
+		}
+		r.Reset(f)
+		off := int64(i * 997 % len(data))
+		if _, err := f.Seek(off, io.SeekStart); err != nil {
+			t.Fatal(err)
+		}
+		line, err := r.ReadString('\n')
+		if want, _, _ := strings.Cut(string(data[off:]), "\n"); err != nil || line != want+"\n" {
+			t.Fatalf("after Reset and Seek(%d): %q, %v; want %q", off, line, err, want+"\n")
+		}
+	}
+}
