@@ -81,12 +81,12 @@ const (
 	// second buffer of the same size is in flight while the caller works
 	// on the first (readahead.go). Line-buffered and unbuffered Readers
 	// (terminals, stdbuf -i0, Setvbuf) never read ahead, nor do buffers
-	// of the policy's size under 32 KiB (st_blksize 4096 on ext4 or a
-	// pipe), where it does not pay; a Writer under it is a PolicyBlksize
-	// Writer. ReadaheadSize(n) ("readahead:64K"), NewReaderSize, or
-	// Setvbuf with a size read ahead with buffers of that size, whatever
-	// it is. A read may be in flight between calls: a program that seeks
-	// the file itself calls Reset (or Sync) first, not after.
+	// under 32 KiB (st_blksize 4096 on ext4 or a pipe, NewReaderSize's
+	// small sizes), where it does not pay; a Writer under it is a
+	// PolicyBlksize Writer. ReadaheadSize(n) ("readahead:64K") reads ahead
+	// with buffers of n bytes, whatever n is. A read may be in flight
+	// between calls: a program that seeks the file itself calls Reset (or
+	// Sync) first, not after.
 	PolicyReadahead Policy = -5
 )
 

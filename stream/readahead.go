@@ -75,12 +75,12 @@ func (ra *readahead) busy() bool {
 	return ra != nil && (ra.inflight || ra.lo < ra.hi || ra.perr != nil)
 }
 
-// minAheadSize is the smallest buffer the policy's size reads ahead with.
+// minAheadSize is the smallest buffer PolicyReadahead reads ahead with.
 // A read ahead costs a goroutine and a hand-over, a few microseconds, which
 // a small read from the page cache does not win back: with 4 KiB buffers
 // getdelim --loop took 1.6x the time of a plain Reader here (headbench
-// --quick on ext4, a loaded machine). A size asked for (NewReaderSize,
-// Setvbuf with a size) reads ahead whatever it is.
+// --quick on ext4, a loaded machine). ReadaheadSize(n) reads ahead
+// whatever n is: the caller asked for it.
 const minAheadSize = 32 << 10
 
 // aheadSized is ReadaheadSize(1); ReadaheadSize(n) is aheadSized-n+1.
@@ -115,15 +115,14 @@ func (p Policy) readsAhead() bool {
 }
 
 // updateAhead turns read-ahead on or off after a decision: on for a fully
-// buffered Reader over an *os.File under PolicyReadahead, with buffers of
-// at least minAheadSize or of a size asked for (ReadaheadSize too). Turned off, what was read
+// buffered Reader over an *os.File under PolicyReadahead with buffers of
+// at least minAheadSize, or under ReadaheadSize. Turned off, what was read
 // ahead is still handed over, in order, by the next fills.
 func (b *Reader) updateAhead() {
 	f, isFile := b.rd.(*os.File)
 	_, sized := b.s.info.Policy.aheadSize()
-	asked := sized || b.s.size != 0 || b.s.vbuf && b.s.vsize > 0
-	on := isFile && f != nil && b.s.info.Policy.readsAhead() && b.s.mode == FullyBuffered &&
-		(asked || b.s.info.Size >= minAheadSize)
+	on := isFile && f != nil && b.s.mode == FullyBuffered &&
+		(sized || b.s.info.Policy == PolicyReadahead && b.s.info.Size >= minAheadSize)
 	switch {
 	case on && b.ra == nil:
 		b.ra = newReadahead(f)
@@ -137,7 +136,7 @@ func (b *Reader) updateAhead() {
 	}
 }
 
-// start begins the next read into spare, allocating it at the size of buf
+// startAhead begins the next read into spare, allocating it at the size of buf
 // if it has none or another size (after Setvbuf or SetPolicy).
 func (b *Reader) startAhead() {
 	ra := b.ra

@@ -30,20 +30,22 @@ import (
 var streamAheadAPI = func() pkgAPI {
 	api := streamAPI
 	api.name = "stream readahead"
-	ahead := func(r *Reader) bufReader {
-		if err := r.SetPolicy(PolicyReadahead); err != nil {
+	// ahead sets read-ahead at the size r has (a Reader that NewReaderSize
+	// returned as it was keeps its own size).
+	ahead := func(r *Reader, size int) bufReader {
+		if err := r.SetPolicy(ReadaheadSize(max(size, minReadBufferSize))); err != nil {
 			panic(err)
 		}
 		return r
 	}
-	api.newReader = func(r io.Reader) bufReader { return ahead(NewReaderSize(r, bufioSize)) }
-	api.newReaderSize = func(r io.Reader, n int) bufReader { return ahead(NewReaderSize(r, n)) }
+	api.newReader = func(r io.Reader) bufReader { return ahead(NewReaderSize(r, bufioSize), bufioSize) }
+	api.newReaderSize = func(r io.Reader, n int) bufReader { return ahead(NewReaderSize(r, n), n) }
 	api.zeroReader = func() bufReader {
 		r := new(Reader)
 		if err := r.Setvbuf(FullyBuffered, bufioSize); err != nil {
 			panic(err)
 		}
-		return ahead(r)
+		return ahead(r, bufioSize)
 	}
 	return api
 }()
@@ -205,7 +207,7 @@ func aheadPipe(t *testing.T) (r, w *os.File) {
 func aheadReader(t *testing.T, f *os.File, size int) *Reader {
 	t.Helper()
 	r := NewReaderSize(f, size)
-	if err := r.SetPolicy(PolicyReadahead); err != nil {
+	if err := r.SetPolicy(ReadaheadSize(size)); err != nil {
 		t.Fatal(err)
 	}
 	return r
@@ -241,13 +243,13 @@ func TestReadaheadPolicy(t *testing.T) {
 		t.Errorf("PolicyReadahead.String() = %q", got)
 	}
 	// Under STDIOBUF_POLICY=readahead a Reader over a file reads ahead
-	// with PolicyBlksize's size, if that is at least minAheadSize, or with
-	// a size asked for; a Writer is a blksize Writer.
+	// with PolicyBlksize's size, or a size set with Setvbuf, if that is at
+	// least minAheadSize; a Writer is a blksize Writer.
 	t.Setenv(policyEnv, "readahead")
 	data := numberedLines(20000)
 	f := aheadFile(t, data)
 	blk := NewReaderPolicy(f, PolicyBlksize).Info().Size
-	for _, asked := range []int{0, 64 << 10} {
+	for _, asked := range []int{0, 64 << 10, 4096} {
 		if _, err := f.Seek(0, io.SeekStart); err != nil {
 			t.Fatal(err)
 		}
@@ -267,7 +269,7 @@ func TestReadaheadPolicy(t *testing.T) {
 		if i.Policy != PolicyReadahead || i.Size != want {
 			t.Errorf("Info() = %v; want policy readahead, size %d", i, want)
 		}
-		if ahead := asked > 0 || want >= minAheadSize; ahead != (i.Ahead > 0 && i.Overlapped+i.Waited > 0 && i.Reads >= i.Ahead) {
+		if ahead := want >= minAheadSize; ahead != (i.Ahead > 0 && i.Overlapped+i.Waited > 0 && i.Reads >= i.Ahead) {
 			t.Errorf("Info() = %v; want reads ahead counted: %v", i, ahead)
 		}
 	}
@@ -407,6 +409,7 @@ func TestReadaheadChanges(t *testing.T) {
 		{"SetPolicy(blksize)", func(r *Reader) error { return r.SetPolicy(PolicyBlksize) }},
 		{"SetPolicy(bufsiz)", func(r *Reader) error { return r.SetPolicy(PolicyBufsiz) }},
 		{"SetPolicy(readahead)", func(r *Reader) error { return r.SetPolicy(PolicyReadahead) }},
+		{"SetPolicy(readahead:700)", func(r *Reader) error { return r.SetPolicy(ReadaheadSize(700)) }},
 		{"SetPolicy(100)", func(r *Reader) error { return r.SetPolicy(100) }},
 		{"Sync", func(r *Reader) error { return r.Sync() }},
 	}
