@@ -77,16 +77,17 @@ const (
 	// special case for standard error.
 	PolicyBufio Policy = -4
 	// PolicyReadahead is PolicyBlksize's sizes and modes, and a fully
-	// buffered Reader over an *os.File reads ahead: one read(2) into a
+	// buffered Reader over an *os.File reads ahead: one read into a
 	// second buffer of the same size is in flight while the caller works
-	// on the first (readahead.go). Line-buffered and unbuffered Readers
-	// (terminals, stdbuf -i0, Setvbuf) never read ahead, nor do buffers
-	// under 32 KiB (st_blksize 4096 on ext4 or a pipe, NewReaderSize's
-	// small sizes), where it does not pay; a Writer under it is a
-	// PolicyBlksize Writer. ReadaheadSize(n) ("readahead:64K") reads ahead
-	// with buffers of n bytes, whatever n is. A read may be in flight
-	// between calls: a program that seeks the file itself calls Reset (or
-	// Sync) first, not after.
+	// on the first (readahead.go); over a regular file it is positional,
+	// and the file's offset stays where a plain Reader's would be, so
+	// Sync, Reset and the owner's Seek behave as without it.
+	// Line-buffered and unbuffered Readers (terminals, stdbuf -i0,
+	// Setvbuf) never read ahead, nor do buffers under 32 KiB (st_blksize
+	// 4096 on ext4 or a pipe, NewReaderSize's small sizes), where it does
+	// not pay; a Writer under it is a PolicyBlksize Writer.
+	// ReadaheadSize(n) ("readahead:64K") reads ahead with buffers of n
+	// bytes, whatever n is.
 	PolicyReadahead Policy = -5
 )
 

@@ -31,20 +31,32 @@ import (
 // the tail, not the buffer. A tail longer than the head room is joined the
 // slow way, by copying what was read ahead behind it.
 //
+// Over a regular file the reads are positional (pread(2), File.ReadAt)
+// and leave the file's offset alone: between calls it is where a plain
+// Reader leaves it, just after the bytes in buf, which fillAhead sets with
+// an lseek as it moves bytes in. So Sync, Reset, the kernel copies and an
+// owner who seeks the file need not wait for a read in flight: fillAhead
+// first checks the offset, and if it moved, what was read ahead is not
+// next and is dropped. Over a pipe (or a device) the reads are plain
+// read(2)s, whose bytes the descriptor's offset is past: those are handed
+// on in order, and Sync, Reset and the copies deal with them.
+//
 // The reads go through the *os.File, never a raw descriptor number: a read
 // holds the file's internal reference, so the owner's Close cannot close
 // the descriptor under it (the close(2) happens when the read returns),
 // and a read started after Close returns fails with os.ErrClosed. No read
 // can land on a descriptor number that was closed and reused.
 type readahead struct {
-	f        *os.File
-	spare    []byte
-	done     chan aheadResult // the result of the read in flight
-	inflight bool
-	lo, hi   int   // the bytes read ahead and not yet in buf: spare[lo:hi]
-	perr     error // the error of the read that returned spare[lo:hi]
-	seekable bool  // Sync waits for a read in flight to hand its bytes back
-	stopped  bool  // no longer reading ahead: drain, then drop
+	f          *os.File
+	spare      []byte
+	done       chan aheadResult // the result of the read in flight
+	inflight   bool
+	lo, hi     int   // the bytes read ahead and not yet in buf: spare[lo:hi]
+	perr       error // the error of the read that returned spare[lo:hi]
+	positional bool  // a regular file: pread at pos, the offset kept at pos
+	pos        int64 // positional: the file offset just after buf's bytes
+	seekable   bool  // not positional: Sync waits for a read in flight
+	stopped    bool  // no longer reading ahead: drain, then drop
 }
 
 type aheadResult struct {
@@ -61,18 +73,61 @@ const maxAheadHeadroom = 4096
 // aheadHeadroom is the head room of a buffer of the given size.
 func aheadHeadroom(size int) int { return min(size/8, maxAheadHeadroom) }
 
-// newReadahead returns the read-ahead state of a Reader over f. Whether f
-// can seek is asked once (an lseek that moves nothing), so that Sync knows
-// whether to wait for a read in flight or leave it be, as on a pipe.
+// newReadahead returns the read-ahead state of a Reader over f: positional
+// over a regular file, else sequential. Whether f can seek is asked once
+// (an lseek that moves nothing), so that Sync knows whether to wait for a
+// sequential read in flight or leave it be, as on a pipe.
 func newReadahead(f *os.File) *readahead {
-	_, err := f.Seek(0, io.SeekCurrent)
-	return &readahead{f: f, done: make(chan aheadResult, 1), seekable: err == nil}
+	ra := &readahead{f: f, done: make(chan aheadResult, 1)}
+	pos, err := f.Seek(0, io.SeekCurrent)
+	ra.seekable = err == nil
+	if st, err := f.Stat(); err == nil && st.Mode().IsRegular() && ra.seekable {
+		ra.positional, ra.pos = true, pos
+	}
+	return ra
 }
 
 // busy reports whether bytes, or an error, were read ahead and not yet
 // handed to the Reader's buffer. A nil readahead is never busy.
 func (ra *readahead) busy() bool {
 	return ra != nil && (ra.inflight || ra.lo < ra.hi || ra.perr != nil)
+}
+
+// pastOffset reports whether the descriptor's offset is past bytes read
+// ahead and not yet in the buffer: sequential reads, busy. Only then must
+// Sync, Reset and the copies mind them.
+func (ra *readahead) pastOffset() bool { return ra.busy() && !ra.positional }
+
+// drop forgets what was read ahead: a read in flight is left to finish
+// into the old spare, on the old channel, and its goroutine exits then.
+func (ra *readahead) drop() {
+	if ra.inflight {
+		ra.done, ra.spare, ra.inflight = make(chan aheadResult, 1), nil, false
+	}
+	ra.lo, ra.hi, ra.perr = 0, 0, nil
+}
+
+// checkOffset is the positional check at a fill: if the file's offset is
+// not where the Reader left it (Sync, a copy in the kernel, the owner's
+// Seek), what was read ahead is not next: it is dropped, and reading goes
+// on from the new offset, as a plain Reader's would. An lseek that fails
+// (a closed file) changes nothing; the next read reports the error.
+func (ra *readahead) checkOffset() {
+	if cur, err := ra.f.Seek(0, io.SeekCurrent); err == nil && cur != ra.pos {
+		ra.drop()
+		ra.pos = cur
+	}
+}
+
+// moved records that n bytes read ahead went into the buffer: positional
+// reads put the file's offset after them, where a plain Reader's read
+// would have left it. A failed lseek (a closed file) shows at the next
+// read.
+func (ra *readahead) moved(n int) {
+	if ra.positional && n > 0 {
+		ra.pos += int64(n)
+		ra.f.Seek(ra.pos, io.SeekStart)
+	}
 }
 
 // minAheadSize is the smallest buffer PolicyReadahead reads ahead with.
@@ -147,6 +202,15 @@ func (b *Reader) startAhead() {
 	b.s.calls.ahead++
 	ra.inflight = true
 	f, p, done := ra.f, ra.spare[aheadHeadroom(len(ra.spare)):], ra.done
+	if ra.positional {
+		// ReadAt reads until p is full or fails, io.EOF at the end.
+		off := ra.pos
+		go func() {
+			n, err := f.ReadAt(p, off)
+			done <- aheadResult{n, err}
+		}()
+		return
+	}
 	go func() {
 		n, err := f.Read(p)
 		done <- aheadResult{n, err}
@@ -178,6 +242,9 @@ func (b *Reader) collectAhead() {
 // the caller guarantees the buffer is not full.
 func (b *Reader) fillAhead() {
 	ra := b.ra
+	if ra.positional {
+		ra.checkOffset()
+	}
 	for empties := 0; !ra.busy(); empties++ {
 		if ra.stopped {
 			// Off and drained: from here on, a plain Reader.
@@ -200,6 +267,7 @@ func (b *Reader) fillAhead() {
 		copy(ra.spare[ra.lo-tail:ra.lo], b.buf[b.r:b.w])
 		b.buf, ra.spare = ra.spare, b.buf
 		b.r, b.w = ra.lo-tail, ra.hi
+		ra.moved(ra.hi - ra.lo)
 		ra.lo, ra.hi = 0, 0
 		// What was before the tail is not in front of it any more. bufio's
 		// fill leaves the tail at 0, where UnreadRune fails, and so does
@@ -216,6 +284,7 @@ func (b *Reader) fillAhead() {
 		n := copy(b.buf[b.w:], ra.spare[ra.lo:ra.hi])
 		b.w += n
 		ra.lo += n
+		ra.moved(n)
 		if ra.lo < ra.hi {
 			return // the rest at the next fill, and the error after it
 		}
@@ -226,7 +295,9 @@ func (b *Reader) fillAhead() {
 	}
 }
 
-// writeAhead is WriteTo's part for the bytes read ahead: it writes them to
+// writeAhead is WriteTo's part for bytes read ahead sequentially (positional
+// ones are read again from the offset, which is just after the buffer): it
+// writes them to
 // w after the buffer, waiting for the read in flight, and starts no other.
 // done reports that WriteTo ends here: at a write error, or at the error
 // of a read ahead (io.EOF, the normal end, as nil). Otherwise the file's
@@ -262,9 +333,10 @@ func (b *Reader) writeAhead(w io.Writer) (n int64, err error, done bool) {
 	return n, nil, false
 }
 
-// syncAhead is Sync for a Reader with bytes read ahead. On a seekable file
-// it waits for the read in flight and moves the offset back over both
-// buffers' unread bytes. On a pipe nothing can be handed back and nothing
+// syncAhead is Sync for a Reader with bytes read ahead sequentially (Sync
+// of positional ones is a plain Sync: fillAhead sees the offset move). On
+// a seekable device it waits for the read in flight and moves the offset
+// back over both buffers' unread bytes. On a pipe nothing can be handed back and nothing
 // is waited for: everything stays, as glibc's fflush leaves a pipe.
 func (b *Reader) syncAhead(s io.Seeker) error {
 	ra := b.ra
@@ -299,12 +371,13 @@ func (b *Reader) syncAhead(s io.Seeker) error {
 	return nil
 }
 
-// resetAhead is Reset's part: a read in flight on the file that r is too
-// is waited for (and its bytes dropped with the buffer), so that it cannot
-// take bytes the Reset Reader is to read. One on another file is left to
-// finish on its own; its goroutine exits then.
+// resetAhead is Reset's part: a sequential read in flight on the file that
+// r is too is waited for (and its bytes dropped with the buffer), so that
+// it cannot take bytes the Reset Reader is to read. A positional one, or
+// one on another file, is left to finish on its own; its goroutine exits
+// then.
 func (b *Reader) resetAhead(r io.Reader) {
-	if ra := b.ra; ra != nil && ra.inflight {
+	if ra := b.ra; ra != nil && ra.inflight && !ra.positional {
 		if f, ok := r.(*os.File); ok && f == ra.f {
 			b.collectAhead()
 		}

@@ -280,10 +280,12 @@ func TestReadaheadPolicy(t *testing.T) {
 }
 
 // TestReadaheadReadsAhead checks that a read is in flight, or done, while
-// the caller works on the buffer: after the first refill the file's offset
-// is a buffer beyond the bytes the Reader holds.
+// the caller works on the buffer, and that over a regular file it leaves
+// the offset where a plain Reader's would be: after the buffer's bytes.
+// Over a pipe the bytes read ahead are taken from it.
 func TestReadaheadReadsAhead(t *testing.T) {
 	const size = 4096
+	h := aheadHeadroom(size)
 	data := numberedLines(5000)
 	f := aheadFile(t, data)
 	r := aheadReader(t, f, size)
@@ -291,12 +293,25 @@ func TestReadaheadReadsAhead(t *testing.T) {
 		t.Fatal(err)
 	}
 	r.collectAhead() // wait for the read ahead: the test's, not a caller's
-	h := aheadHeadroom(size)
-	if got, want := offset(t, f), int64(2*(size-h)); got != want {
-		t.Errorf("offset after one byte = %d, want two reads of %d", got, size-h)
+	if got, want := offset(t, f), int64(size-h); got != want {
+		t.Errorf("file: offset after one byte = %d, want %d, the first read's", got, want)
 	}
-	if i := r.Info(); i.Ahead != 2 || i.Reads != 2 {
-		t.Errorf("Info() = %v; want 2 reads, both ahead", i)
+	if i := r.Info(); i.Ahead != 2 || i.Reads != 2 || r.ra.hi-r.ra.lo != size-h || !bytes.Equal(r.ra.spare[r.ra.lo:r.ra.hi], data[size-h:2*(size-h)]) {
+		t.Errorf("file: Info() = %v, %d bytes read ahead; want 2 reads, both ahead, the second's %d bytes", i, r.ra.hi-r.ra.lo, size-h)
+	}
+
+	pr, pw := aheadPipe(t)
+	go func() {
+		pw.Write(data)
+		pw.Close()
+	}()
+	r = aheadReader(t, pr, size)
+	if _, err := r.ReadByte(); err != nil {
+		t.Fatal(err)
+	}
+	r.collectAhead()
+	if i := r.Info(); i.Ahead != 2 || r.ra.hi == r.ra.lo || r.ra.positional {
+		t.Errorf("pipe: Info() = %v, %d bytes read ahead; want 2 reads, both ahead, the second's bytes", i, r.ra.hi-r.ra.lo)
 	}
 }
 
@@ -874,25 +889,39 @@ func TestReadaheadSize(t *testing.T) {
 	}
 }
 
-// TestReadaheadResetThenSeek checks the documented way to seek a file
-// under a read-ahead Reader: Reset first, then Seek; the Reader then reads
-// from the new offset, with no read of the old one landing after it.
-func TestReadaheadResetThenSeek(t *testing.T) {
+// TestReadaheadSeek checks that the owner may seek a regular file under a
+// read-ahead Reader as under bufio, in either order with Reset, or without
+// it (the buffered bytes first, then the new offset's): reads ahead
+// leave the offset alone, and what was read ahead of a moved offset is
+// dropped.
+func TestReadaheadSeek(t *testing.T) {
 	data := numberedLines(5000)
 	f := aheadFile(t, data)
 	r := aheadReader(t, f, 1024)
-	for i := range 50 {
+	for i := range 150 {
 		if _, err := r.ReadString('\n'); err != nil {
 			t.Fatal(err)
 		}
-		r.Reset(f)
 		off := int64(i * 997 % len(data))
+		if i%3 == 0 {
+			r.Reset(f)
+		}
 		if _, err := f.Seek(off, io.SeekStart); err != nil {
 			t.Fatal(err)
 		}
+		switch i % 3 {
+		case 1:
+			r.Reset(f)
+		case 2:
+			// No Reset: bufio returns what it holds, then reads at off.
+			held := make([]byte, r.Buffered())
+			if _, err := io.ReadFull(r, held); err != nil {
+				t.Fatal(err)
+			}
+		}
 		line, err := r.ReadString('\n')
 		if want, _, _ := strings.Cut(string(data[off:]), "\n"); err != nil || line != want+"\n" {
-			t.Fatalf("after Reset and Seek(%d): %q, %v; want %q", off, line, err, want+"\n")
+			t.Fatalf("case %d, after Seek(%d): %q, %v; want %q", i%3, off, line, err, want+"\n")
 		}
 	}
 }
