@@ -233,6 +233,13 @@ func (b *Reader) collectAhead() {
 	ra.inflight = false
 	ra.lo = aheadHeadroom(len(ra.spare))
 	ra.hi, ra.perr = ra.lo+res.n, res.err
+	if ra.positional && res.n > 0 && res.err == io.EOF {
+		// ReadAt says io.EOF with the last bytes, where read(2) returns
+		// them alone and the end at the next call: as bufio sees it (a
+		// full buffer is ErrBufferFull, not the end), the next read
+		// finds the end.
+		ra.perr = nil
+	}
 }
 
 // fillAhead is fill for a Reader that reads ahead: it moves the bytes read
