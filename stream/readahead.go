@@ -302,6 +302,24 @@ func (b *Reader) fillAhead() {
 	}
 }
 
+// readAhead is Read with an empty buffer for a Reader that reads ahead:
+// what was read ahead comes first, through the buffer. If nothing came,
+// the buffer is left as bufio's direct read into p leaves it, for
+// UnreadByte and UnreadRune.
+func (b *Reader) readAhead(p []byte) (int, error) {
+	r := b.r
+	if b.fill(); b.r == b.w {
+		if len(p) >= len(b.buf) {
+			b.r, b.w = r, r
+		}
+		return 0, b.readErr()
+	}
+	n := copy(p, b.buf[b.r:b.w])
+	b.r += n
+	b.lastByte, b.lastRuneSize = int(b.buf[b.r-1]), -1
+	return n, nil
+}
+
 // writeAhead is WriteTo's part for bytes read ahead sequentially (positional
 // ones are read again from the offset, which is just after the buffer): it
 // writes them to

@@ -315,33 +315,23 @@ func (b *Reader) Read(p []byte) (n int, err error) {
 		if b.err != nil {
 			return 0, b.readErr()
 		}
-		switch {
-		case b.ra != nil:
-			// Read-ahead: what was read ahead comes first, through the
-			// buffer. If nothing came, the buffer is left as bufio's
-			// direct read into p leaves it, for UnreadByte and UnreadRune.
-			r := b.r
-			if b.fill(); b.r == b.w {
-				if len(p) >= len(b.buf) {
-					b.r, b.w = r, r
-				}
-				return 0, b.readErr()
-			}
-		case len(p) >= len(b.buf) || b.s.mode == Unbuffered:
+		if b.ra != nil {
+			return b.readAhead(p)
+		}
+		if len(p) >= len(b.buf) || b.s.mode == Unbuffered {
 			n, b.err = b.read(p)
 			if n > 0 {
 				b.lastByte, b.lastRuneSize = int(p[n-1]), -1
 			}
 			return n, b.readErr()
-		default:
-			// One read into the empty buffer; fill would retry empty reads.
-			b.r, b.w = 0, 0
-			n, b.err = b.read(b.buf)
-			if n == 0 {
-				return 0, b.readErr()
-			}
-			b.w = n
 		}
+		// One read into the empty buffer; fill would retry empty reads.
+		b.r, b.w = 0, 0
+		n, b.err = b.read(b.buf)
+		if n == 0 {
+			return 0, b.readErr()
+		}
+		b.w = n
 	}
 	// A reader that claimed more than it was given makes this slice panic
 	// (as in bufio: Go issue 49795).
