@@ -15,9 +15,10 @@ type Info struct {
 	Writes  int64  // Write calls made on the underlying writer
 	Kernel  int64  // copy_file_range, sendfile and splice calls made
 
-	// Read-ahead (PolicyReadahead): Ahead is the reads started ahead of
-	// the caller (counted in Reads too); of those the caller needed,
-	// Overlapped had finished by then and Waited had not.
+	// Read-ahead (PolicyReadahead): Ahead is the reads made ahead of the
+	// caller (counted in Reads too); Overlapped is how many times the
+	// caller found the next read done, Waited how many times it waited for
+	// one, or made it itself because it had not started.
 	Ahead      int64
 	Overlapped int64
 	Waited     int64

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"io"
 	"os"
+	"sync/atomic"
 	"syscall"
 )
 
@@ -19,6 +20,12 @@ import (
 //     alone, which sends its one result on a channel of capacity 1 and
 //     exits: a Reader dropped mid-file leaks nothing, and nothing waits
 //     on a channel that will not be sent to;
+//   - each read is claimed once (claim): by its goroutine when it starts,
+//     or by the Reader when it needs the bytes before the goroutine has
+//     started (no core was free, GOMAXPROCS=1, a busy scheduler); then the
+//     Reader makes the read itself, as a plain Reader would, and the
+//     goroutine exits without reading or sending, so the caller never
+//     waits for a goroutine to be scheduled;
 //   - only the goroutine touches spare while a read is in flight; the
 //     Reader touches it again only after receiving the result;
 //   - the bytes read ahead (spare[lo:hi]) come after every byte of buf and
@@ -51,18 +58,27 @@ type readahead struct {
 	spare      []byte
 	done       chan aheadResult // the result of the read in flight
 	inflight   bool
-	lo, hi     int   // the bytes read ahead and not yet in buf: spare[lo:hi]
-	perr       error // the error of the read that returned spare[lo:hi]
-	positional bool  // a regular file: pread at pos, the offset kept at pos
-	pos        int64 // positional: the file offset just after buf's bytes
-	seekable   bool  // not positional: Sync waits for a read in flight
-	stopped    bool  // no longer reading ahead: drain, then drop
+	claim      *atomic.Int32      // who makes the read in flight: claimFree, ...
+	read       func() aheadResult // the read in flight, for whoever claims it
+	lo, hi     int                // the bytes read ahead and not yet in buf: spare[lo:hi]
+	perr       error              // the error of the read that returned spare[lo:hi]
+	positional bool               // a regular file: pread at pos, the offset kept at pos
+	pos        int64              // positional: the file offset just after buf's bytes
+	seekable   bool               // not positional: Sync waits for a read in flight
+	stopped    bool               // no longer reading ahead: drain, then drop
 }
 
 type aheadResult struct {
 	n   int
 	err error
 }
+
+// The claim on a read ahead.
+const (
+	claimFree      int32 = iota // not started
+	claimGoroutine              // its goroutine makes it
+	claimReader                 // the Reader makes it, or dropped it
+)
 
 // maxAheadHeadroom is the head room in front of the bytes read ahead: a
 // page, so that reads stay page-aligned in the file. It holds the tail of
@@ -102,7 +118,11 @@ func (ra *readahead) pastOffset() bool { return ra.busy() && !ra.positional }
 // into the old spare, on the old channel, and its goroutine exits then.
 func (ra *readahead) drop() {
 	if ra.inflight {
-		ra.done, ra.spare, ra.inflight = make(chan aheadResult, 1), nil, false
+		if !ra.claim.CompareAndSwap(claimFree, claimReader) {
+			// Under way: it finishes into the old spare and channel.
+			ra.done, ra.spare = make(chan aheadResult, 1), nil
+		}
+		ra.inflight, ra.read = false, nil
 	}
 	ra.lo, ra.hi, ra.perr = 0, 0, nil
 }
@@ -201,25 +221,26 @@ func (b *Reader) startAhead() {
 	b.s.calls.reads++
 	b.s.calls.ahead++
 	ra.inflight = true
-	f, p, done := ra.f, ra.spare[aheadHeadroom(len(ra.spare)):], ra.done
+	f, p := ra.f, ra.spare[aheadHeadroom(len(ra.spare)):]
 	if ra.positional {
 		// ReadAt reads until p is full or fails, io.EOF at the end.
 		off := ra.pos
-		go func() {
-			n, err := f.ReadAt(p, off)
-			done <- aheadResult{n, err}
-		}()
-		return
+		ra.read = func() aheadResult { n, err := f.ReadAt(p, off); return aheadResult{n, err} }
+	} else {
+		ra.read = func() aheadResult { n, err := f.Read(p); return aheadResult{n, err} }
 	}
+	claim, read, done := new(atomic.Int32), ra.read, ra.done
+	ra.claim = claim
 	go func() {
-		n, err := f.Read(p)
-		done <- aheadResult{n, err}
+		if claim.CompareAndSwap(claimFree, claimGoroutine) {
+			done <- read()
+		}
 	}()
 }
 
 // collectAhead receives the result of the read in flight, counting whether
 // it was already in (the read overlapped the caller's work) or the caller
-// had to wait for it.
+// had to wait for it, or make it because its goroutine had not started.
 func (b *Reader) collectAhead() {
 	ra := b.ra
 	var res aheadResult
@@ -228,9 +249,14 @@ func (b *Reader) collectAhead() {
 		b.s.calls.overlapped++
 	default:
 		b.s.calls.waited++
-		res = <-ra.done
+		if ra.claim.CompareAndSwap(claimFree, claimReader) {
+			b.s.calls.ahead-- // not ahead after all
+			res = ra.read()
+		} else {
+			res = <-ra.done
+		}
 	}
-	ra.inflight = false
+	ra.inflight, ra.read = false, nil
 	ra.lo = aheadHeadroom(len(ra.spare))
 	ra.hi, ra.perr = ra.lo+res.n, res.err
 	if ra.positional && res.n > 0 && res.err == io.EOF {
