@@ -272,7 +272,8 @@ var processDefault atomic.Int64
 // $STDIOBUF_POLICY. SetDefaultPolicy(PolicyDefault) goes back to the
 // environment. Streams already decided keep their decision. An invalid
 // policy returns an error wrapping ErrInvalidPolicy and changes nothing.
-// It is safe to call from several goroutines.
+// The default is the one piece of process state the package keeps besides
+// the standard streams; it is safe to set from several goroutines.
 func SetDefaultPolicy(p Policy) error {
 	if !p.valid() {
 		return p.invalid()
