@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# readahead.sh measures read-ahead (PolicyReadahead, issue 8) on
+# readahead.sh measures read-ahead (policy readahead, PolicyReadahead) on
 # headbench's input on an XFS mount with st_blksize 131072, output /dev/null:
 #
 #   loop:     `getdelim --loop` with and without read-ahead against the C
