@@ -117,14 +117,22 @@ func (ra *readahead) pastOffset() bool { return ra.busy() && !ra.positional }
 // drop forgets what was read ahead: a read in flight is left to finish
 // into the old spare, on the old channel, and its goroutine exits then.
 func (ra *readahead) drop() {
-	if ra.inflight {
-		if !ra.claim.CompareAndSwap(claimFree, claimReader) {
-			// Under way: it finishes into the old spare and channel.
-			ra.done, ra.spare = make(chan aheadResult, 1), nil
-		}
+	if ra.inflight && !ra.cancel() {
+		// Under way: it finishes into the old spare and channel.
+		ra.done, ra.spare = make(chan aheadResult, 1), nil
 		ra.inflight, ra.read = false, nil
 	}
 	ra.lo, ra.hi, ra.perr = 0, 0, nil
+}
+
+// cancel calls off the read in flight if its goroutine has not started
+// it, and reports whether it did: then nothing was read.
+func (ra *readahead) cancel() bool {
+	if !ra.inflight || !ra.claim.CompareAndSwap(claimFree, claimReader) {
+		return false
+	}
+	ra.inflight, ra.read = false, nil
+	return true
 }
 
 // checkOffset is the positional check at a fill: if the file's offset is
@@ -394,7 +402,7 @@ func (b *Reader) syncAhead(s io.Seeker) error {
 	if !ra.seekable {
 		return nil
 	}
-	if ra.inflight {
+	if ra.inflight && !ra.cancel() {
 		b.collectAhead()
 	}
 	unread := b.w - b.r + ra.hi - ra.lo
@@ -429,7 +437,7 @@ func (b *Reader) syncAhead(s io.Seeker) error {
 // then.
 func (b *Reader) resetAhead(r io.Reader) {
 	if ra := b.ra; ra != nil && ra.inflight && !ra.positional {
-		if f, ok := r.(*os.File); ok && f == ra.f {
+		if f, ok := r.(*os.File); ok && f == ra.f && !ra.cancel() {
 			b.collectAhead()
 		}
 	}
