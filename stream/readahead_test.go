@@ -369,9 +369,10 @@ func TestReadaheadOff(t *testing.T) {
 	}
 }
 
-// TestReadaheadSync checks that Sync hands back every byte read ahead, in
-// the buffer and in the second buffer (in flight or done), so another
-// reader of the file goes on just after the last byte returned.
+// TestReadaheadSync checks that after Sync, with a second buffer read
+// ahead (in flight or done), another reader of the file goes on just after
+// the last byte returned, and the Reader too: none of what was read ahead
+// is lost or shows twice.
 func TestReadaheadSync(t *testing.T) {
 	data := numberedLines(4000)
 	for _, lines := range []int{1, 2, 3, 10, 100, 1000} {

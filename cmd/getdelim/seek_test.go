@@ -49,7 +49,7 @@ func TestSeekBack(t *testing.T) {
 		{"-z -n 1", "nul"}, {"-z -n -1", "nul"},
 		{"---presume-input-pipe -n -2", "lines"}, {"---presume-input-pipe -c -2", "lines"},
 	}
-	// Read-ahead holds two buffers, both to give back.
+	// Read-ahead reads a second buffer ahead: none of it may be lost.
 	ahead := [][]string{{"--policy", "readahead:16K"}, {"--loop", "--policy", "readahead:5000"}}
 	for _, mode := range append([][]string{nil, {"--loop"}}, ahead...) {
 		for _, c := range cases {
