@@ -3,7 +3,6 @@ package stream
 import (
 	"errors"
 	"io"
-	"os"
 	"sync/atomic"
 	"syscall"
 )
@@ -54,7 +53,7 @@ import (
 // and a read started after Close returns fails with os.ErrClosed. No read
 // can land on a descriptor number that was closed and reused.
 type readahead struct {
-	f          *os.File
+	f          raFile
 	spare      []byte
 	done       chan aheadResult // the result of the read in flight
 	inflight   bool
@@ -93,11 +92,11 @@ func aheadHeadroom(size int) int { return min(size/8, maxAheadHeadroom) }
 // over a regular file, else sequential. Whether f can seek is asked once
 // (an lseek that moves nothing), so that Sync knows whether to wait for a
 // sequential read in flight or leave it be, as on a pipe.
-func newReadahead(f *os.File) *readahead {
+func newReadahead(f raFile) *readahead {
 	ra := &readahead{f: f, done: make(chan aheadResult, 1)}
 	pos, err := f.Seek(0, io.SeekCurrent)
 	ra.seekable = err == nil
-	if st, err := f.Stat(); err == nil && st.Mode().IsRegular() && ra.seekable {
+	if _, st, _ := statDescriptor(f); st != nil && st.regular && ra.seekable {
 		ra.positional, ra.pos = true, pos
 	}
 	return ra
@@ -202,9 +201,9 @@ func (p Policy) readsAhead() bool {
 // at least minAheadSize, or under ReadaheadSize. Turned off, what was read
 // ahead is still handed over, in order, by the next fills.
 func (b *Reader) updateAhead() {
-	f, isFile := b.rd.(*os.File)
+	f, isFile := raFileOf(b.rd)
 	_, sized := b.s.info.Policy.aheadSize()
-	on := isFile && f != nil && b.s.mode == FullyBuffered &&
+	on := isFile && b.s.mode == FullyBuffered &&
 		(sized || b.s.info.Policy == PolicyReadahead && b.s.info.Size >= minAheadSize)
 	switch {
 	case on && b.ra == nil:
@@ -437,7 +436,7 @@ func (b *Reader) syncAhead(s io.Seeker) error {
 // then.
 func (b *Reader) resetAhead(r io.Reader) {
 	if ra := b.ra; ra != nil && ra.inflight && !ra.positional {
-		if f, ok := r.(*os.File); ok && f == ra.f && !ra.cancel() {
+		if f, ok := raFileOf(r); ok && f == ra.f && !ra.cancel() {
 			b.collectAhead()
 		}
 	}
