@@ -41,19 +41,25 @@ go build -o "$tmp/go-plain" ./bench/stdout
 "$tmp/stdiobuf" build -stdout -o "$tmp/go-stdout" ./bench/stdout
 cc -O2 -o "$tmp/c-printf" bench/c/println.c
 
+# to SINK CMD...: runs CMD with its standard output to SINK.
+to() {
+	local sink=$1
+	shift
+	case $sink in
+	devnull) "$@" >/dev/null ;;
+	file) "$@" >"$tmp/out" ;;
+	pipe) "$@" | cat >/dev/null ;;
+	pty) script -qefc "$(printf '%q ' "$@")" /dev/null >/dev/null </dev/null ;;
+	esac
+}
+
 # run PROG SINK ARGS...: one timed run; prints seconds.
 run() {
 	local prog=$1 sink=$2
 	shift 2
-	local cmd=("$tmp/$prog" "$@")
 	local t0 t1
 	t0=$(date +%s%N)
-	case $sink in
-	devnull) "${cmd[@]}" >/dev/null ;;
-	file) "${cmd[@]}" >"$tmp/out" ;;
-	pipe) "${cmd[@]}" | cat >/dev/null ;;
-	pty) script -qefc "$(printf '%q ' "${cmd[@]}")" /dev/null >/dev/null </dev/null ;;
-	esac
+	to "$sink" "$tmp/$prog" "$@"
 	t1=$(date +%s%N)
 	awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f\n", (b - a) / 1e9 }'
 }
@@ -63,13 +69,7 @@ writes() {
 	local prog=$1 sink=$2
 	shift 2
 	local log="$tmp/strace.log"
-	local cmd=(strace -f -o "$log" -e trace=write "$tmp/$prog" "$@")
-	case $sink in
-	devnull) "${cmd[@]}" >/dev/null ;;
-	file) "${cmd[@]}" >"$tmp/out" ;;
-	pipe) "${cmd[@]}" | cat >/dev/null ;;
-	pty) script -qefc "$(printf '%q ' "${cmd[@]}")" /dev/null >/dev/null </dev/null ;;
-	esac
+	to "$sink" strace -f -o "$log" -e trace=write "$tmp/$prog" "$@"
 	grep -c 'write(1,' "$log" || true
 }
 

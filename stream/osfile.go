@@ -21,3 +21,21 @@ func osFile(w io.Writer) (io.Writer, bool) {
 	f, ok := w.(*os.File)
 	return f, ok
 }
+
+// raFile is what read-ahead reads from: an *os.File, whose reads hold
+// its internal reference so that its owner's Close never closes the
+// descriptor under a read in flight (readahead.go).
+type raFile interface {
+	io.Reader
+	io.ReaderAt
+	io.Seeker
+}
+
+// raFileOf returns r if it is a non-nil *os.File.
+func raFileOf(r io.Reader) (raFile, bool) {
+	f, ok := r.(*os.File)
+	if !ok || f == nil {
+		return nil, false
+	}
+	return f, true
+}

@@ -29,20 +29,8 @@ var stdoutReplaced = []string{"osfile.go", "std.go"}
 // addStdoutSource adds to files the sources -stdout needs from src.
 func addStdoutSource(src fs.FS, files map[string][]byte) (map[string][]byte, error) {
 	for _, dir := range []string{osstdoutDir, osstdoutStdDir, osstdoutBufioDir} {
-		entries, err := fs.ReadDir(src, dir)
-		if err != nil {
-			return nil, fmt.Errorf("%w: %v", ErrSource, err)
-		}
-		for _, e := range entries {
-			if e.IsDir() || !isSource(e.Name()) {
-				continue
-			}
-			name := path.Join(dir, e.Name())
-			b, err := fs.ReadFile(src, name)
-			if err != nil {
-				return nil, fmt.Errorf("%w: %v", ErrSource, err)
-			}
-			files[name] = b
+		if err := readSourceDir(src, dir, files); err != nil {
+			return nil, err
 		}
 	}
 	return files, nil

@@ -39,3 +39,20 @@ func osFile(w io.Writer) (io.Writer, bool) {
 	_, conn := w.(syscall.Conn)
 	return w, fd && conn
 }
+
+// raFile is what read-ahead reads from (readahead.go).
+type raFile interface {
+	io.Reader
+	io.ReaderAt
+	io.Seeker
+}
+
+// raFileOf returns r if it is a descriptor (isDescriptor: an *os.File, not
+// nil, is one) that can read at an offset and seek.
+func raFileOf(r io.Reader) (raFile, bool) {
+	f, ok := r.(raFile)
+	if !ok || !isDescriptor(r) {
+		return nil, false
+	}
+	return f, true
+}
