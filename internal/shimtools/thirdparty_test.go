@@ -121,7 +121,7 @@ func TestThirdPartyReads(t *testing.T) {
 			for _, stdin := range []bool{false, true} {
 				var calls [2]Calls
 				var sums [2][]byte
-				for i, b := range Builds {
+				for i, b := range Builds() {
 					bin, err := ws.Build(ctx, tool, b)
 					if err != nil {
 						t.Fatal(err)

@@ -21,8 +21,8 @@ const (
 	Shim               // stdiobuf build
 )
 
-// Builds are both ways, in the order reports name them.
-var Builds = [...]Build{Plain, Shim}
+// Builds returns both ways, in the order reports name them.
+func Builds() [2]Build { return [2]Build{Plain, Shim} }
 
 func (b Build) String() string {
 	if b == Shim {
