@@ -147,7 +147,7 @@ func (b *Writer) ReadFrom(r io.Reader) (n int64, err error) {
 	readerFrom, readerFromOK := b.wr.(io.ReaderFrom)
 	var m int
 	for {
-		if b.Available() == 0 {
+		if b.free() == 0 {
 			if err1 := b.Flush(); err1 != nil {
 				return n, err1
 			}
@@ -172,7 +172,7 @@ func (b *Writer) ReadFrom(r io.Reader) (n int64, err error) {
 		}
 		b.n += m
 		n += int64(m)
-		if b.mode != FullyBuffered && m > 0 {
+		if b.s.mode != FullyBuffered && m > 0 {
 			if err1 := b.flushChunk(m); err1 != nil {
 				return n, err1
 			}
@@ -184,7 +184,7 @@ func (b *Writer) ReadFrom(r io.Reader) (n int64, err error) {
 	if err == io.EOF {
 		// The end of the input is no error. A buffer the input filled
 		// to the brim is written out now rather than at the next write.
-		if b.Available() == 0 {
+		if b.free() == 0 {
 			err = b.Flush()
 		} else {
 			err = nil

@@ -1,38 +1,31 @@
 package stream
 
-import (
-	"bufio"
-	"errors"
-)
-
-// The errors bufio returns are returned here as the very same values, so a
-// program that compares against bufio's errors keeps working after it
-// switches its import to stream.
-var (
-	ErrInvalidUnreadByte = bufio.ErrInvalidUnreadByte
-	ErrInvalidUnreadRune = bufio.ErrInvalidUnreadRune
-	ErrBufferFull        = bufio.ErrBufferFull
-	ErrNegativeCount     = bufio.ErrNegativeCount
-
-	ErrTooLong         = bufio.ErrTooLong
-	ErrNegativeAdvance = bufio.ErrNegativeAdvance
-	ErrAdvanceTooFar   = bufio.ErrAdvanceTooFar
-	ErrBadReadCount    = bufio.ErrBadReadCount
-	ErrFinalToken      = bufio.ErrFinalToken
-)
+import "errors"
 
 // Errors of this package's own additions.
 var (
 	// ErrInvalidMode is returned by Setvbuf for a mode other than
 	// FullyBuffered, LineBuffered or Unbuffered.
 	ErrInvalidMode = errors.New("stream: invalid buffering mode")
-	// ErrInvalidSize is returned by Setvbuf for a negative size, and by
-	// ParsePolicy for a size that is zero, negative or too large.
+	// ErrInvalidSize is returned by Setvbuf for a negative size.
 	ErrInvalidSize = errors.New("stream: invalid buffer size")
-	// ErrInvalidPolicy is returned by SetPolicy for a Policy that is
-	// neither a named policy nor a positive size.
+	// ErrInvalidPolicy is returned by ParsePolicy for text that names no
+	// policy and no size from 1 byte to 1 GiB, and by SetPolicy and
+	// SetDefaultPolicy for a Policy that is neither a named policy nor a
+	// positive size.
 	ErrInvalidPolicy = errors.New("stream: invalid policy")
 )
+
+// A detailError is one of the package's errors with what was wrong added:
+// "stream: invalid policy \"bogus\": want ...". It wraps the error, so
+// errors.Is finds it.
+type detailError struct {
+	err    error
+	detail string
+}
+
+func (e *detailError) Error() string { return e.err.Error() + " " + e.detail }
+func (e *detailError) Unwrap() error { return e.err }
 
 var (
 	errNegativeRead  = errors.New("stream: reader returned negative count from Read")

@@ -1,63 +1,61 @@
 package stream
 
-import "os"
+import (
+	"os"
+	"syscall"
+)
 
-// fileStat is what doallocate needs from fstat(2).
+// fileStat is what a stream needs to know about its descriptor: what
+// doallocate reads from fstat(2), and what the zero-copy code needs to
+// choose a system call. The platform's fstat (sys_*.go) fills in the raw
+// fields; statFile adds the derived ones.
 type fileStat struct {
 	blksize  int64 // st_blksize
+	size     int64 // st_size
 	regular  bool  // S_ISREG
 	terminal bool  // a character device for which the terminal ioctl succeeds
+
+	kind     fileKind // the file type bits of st_mode
+	dev, ino uint64   // st_dev and st_ino: which file it is
 }
 
-// descriptorOf finds the file descriptor behind u, if u is an *os.File or
-// has an Fd method. For an *os.File it uses SyscallConn rather than Fd,
-// because Fd switches a non-blocking descriptor to blocking mode and so
-// would change the file's behaviour (deadlines stop working).
+// fileKind is the type of file a descriptor refers to, as far as
+// buffering and the choice of a kernel copy go.
+type fileKind uint8
+
+const (
+	kindOther   fileKind = iota // a block device, or a type this platform cannot tell
+	kindRegular                 // S_IFREG
+	kindDir                     // S_IFDIR
+	kindChar                    // S_IFCHR: a terminal, /dev/null
+	kindPipe                    // S_IFIFO
+	kindSocket                  // S_IFSOCK
+)
+
+// statFile is fstat with what follows from it: nil if fstat failed or the
+// platform has none. Only a character device can be a terminal, so only a
+// character device pays the ioctl; /dev/null is one that is not a
+// terminal, which the ioctl tells apart.
+func statFile(fd uintptr) *fileStat {
+	st := fstat(fd)
+	if st == nil {
+		return nil
+	}
+	st.regular = st.kind == kindRegular
+	st.terminal = st.kind == kindChar && isTerminal(fd)
+	return st
+}
+
+// A descriptor, in this package, is what a stream over a file wraps: an
+// *os.File, or any value with an Fd method (a type embedding *os.File, a
+// wrapper of a descriptor). A net.Conn is deliberately not one: it has no
+// Fd method, and a socket stream gets exactly what bufio gives it.
 //
-// A net.Conn is deliberately not a descriptor here: it has no Fd method,
-// and a socket gets exactly what bufio gives it.
-func descriptorOf(u any) (control func(func(fd uintptr)) error, ok bool) {
-	switch f := u.(type) {
-	case *os.File:
-		if f == nil {
-			return nil, false
-		}
-		rc, err := f.SyscallConn()
-		if err != nil {
-			// Closed: still a descriptor stream, whose fstat fails.
-			return func(func(uintptr)) error { return err }, true
-		}
-		return rc.Control, true
-	case interface{ Fd() uintptr }:
-		fd := f.Fd()
-		if fd == ^uintptr(0) {
-			return nil, false
-		}
-		return func(fn func(uintptr)) error { fn(fd); return nil }, true
-	}
-	return nil, false
-}
-
-// statDescriptor returns the descriptor number behind u and its fstat
-// result (nil if fstat failed); isFD is false when u is not a descriptor.
-func statDescriptor(u any) (fd int, st *fileStat, isFD bool) {
-	control, ok := descriptorOf(u)
-	if !ok {
-		return -1, nil, false
-	}
-	// Locals, not the results: the closure moves what it captures to the
-	// heap where it is declared, and results are declared on entry, so
-	// every stream that is not a descriptor paid two allocations.
-	d, s := -1, (*fileStat)(nil)
-	err := control(func(fd uintptr) {
-		d = int(fd)
-		s = fstat(fd)
-	})
-	if err != nil {
-		return -1, nil, true
-	}
-	return d, s, true
-}
+// The descriptor number is always reached the same way, by rawConn:
+// through SyscallConn when the value has it, and only otherwise through Fd.
+// os.File's Fd puts a non-blocking descriptor into blocking mode (its
+// deadlines stop working and a read can hang for good), and so does it for
+// every type that embeds *os.File; SyscallConn changes nothing.
 
 // isDescriptor reports whether u is a stream over a file descriptor,
 // without a system call: the decision itself waits for the first I/O.
@@ -69,4 +67,73 @@ func isDescriptor(u any) bool {
 		return true
 	}
 	return false
+}
+
+// rawConn returns the access to the descriptor behind u: SyscallConn's
+// RawConn if u is a syscall.Conn, else one built on u's Fd method. ok is
+// false if u has neither, or is (or embeds) a nil *os.File. A closed
+// file's RawConn fails every call, so its fstat fails.
+func rawConn(u any) (rc syscall.RawConn, ok bool) {
+	if f, isFile := u.(*os.File); isFile && f == nil {
+		return nil, false
+	}
+	switch f := u.(type) {
+	case syscall.Conn:
+		rc, err := f.SyscallConn()
+		if err != nil {
+			return nil, false
+		}
+		return rc, true
+	case interface{ Fd() uintptr }:
+		fd := f.Fd()
+		if fd == ^uintptr(0) {
+			return nil, false
+		}
+		return fdConn(fd), true
+	}
+	return nil, false
+}
+
+// fdConn is the RawConn of a value that offers only its descriptor
+// number. No poller waits for it, so Read and Write call f until it says
+// it is done; a caller that cannot go on waits in its own way (the kernel
+// copy polls a descriptor it is told is blocking).
+type fdConn uintptr
+
+func (c fdConn) Control(f func(fd uintptr)) error { f(uintptr(c)); return nil }
+
+func (c fdConn) Read(f func(fd uintptr) (done bool)) error {
+	for !f(uintptr(c)) {
+	}
+	return nil
+}
+
+func (c fdConn) Write(f func(fd uintptr) (done bool)) error {
+	for !f(uintptr(c)) {
+	}
+	return nil
+}
+
+// statDescriptor returns the descriptor number behind u and its fstat
+// result (nil if fstat failed); isFD is false when u is not a descriptor.
+func statDescriptor(u any) (fd int, st *fileStat, isFD bool) {
+	if !isDescriptor(u) {
+		return -1, nil, false
+	}
+	rc, ok := rawConn(u)
+	if !ok {
+		return -1, nil, false
+	}
+	// Locals, not the results: the closure moves what it captures to the
+	// heap where it is declared, and results are declared on entry, so
+	// every stream that is not a descriptor paid two allocations.
+	d, s := -1, (*fileStat)(nil)
+	err := rc.Control(func(fd uintptr) {
+		d = int(fd)
+		s = statFile(fd)
+	})
+	if err != nil {
+		return -1, nil, true
+	}
+	return d, s, true
 }

@@ -17,6 +17,9 @@ import (
 	"golang.org/x/sys/unix"
 )
 
+// policyEnv is the variable that sets the default policy.
+const policyEnv = "STDIOBUF_POLICY"
+
 // Streams over real descriptors, in this process: regular files, pipes,
 // /dev/null, under each policy and after Setvbuf, Sync and Reset.
 
@@ -150,7 +153,7 @@ func writeInPieces(t *testing.T, w *stream.Writer, data []byte) {
 // buffer (the reads one more than the file needs, for end of file).
 func checkFilePolicies(t *testing.T, dir string, size int, cases []policyCase) {
 	t.Helper()
-	t.Setenv(stream.PolicyEnv, "") // PolicyDefault is blksize
+	t.Setenv(policyEnv, "") // PolicyDefault is blksize
 	content := testContent(size)
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -170,14 +173,20 @@ func checkFilePolicies(t *testing.T, dir string, size int, cases []policyCase) {
 			if _, err := f.Seek(0, io.SeekStart); err != nil {
 				t.Fatal(err)
 			}
-			checkDecision(t, "Reader over *os.File", stream.NewReaderPolicy(f, tc.policy).Info(), tc.want)
+			// A Reader's buffer is capped at the file's size in whole
+			// blocks: more could never be filled.
+			wantR := tc.want
+			if block := int(wantR.Blksize); wantR.Size > (size+block-1)/block*block {
+				wantR.Size = (size + block - 1) / block * block
+			}
+			checkDecision(t, "Reader over *os.File", stream.NewReaderPolicy(f, tc.policy).Info(), wantR)
 			r := stream.NewReaderPolicy(rec, tc.policy)
-			checkDecision(t, "Reader", r.Info(), tc.want)
+			checkDecision(t, "Reader", r.Info(), wantR)
 			if got := drain(t, r); !bytes.Equal(got, content) {
 				t.Errorf("read back %d bytes, want the %d written", len(got), len(content))
 			}
-			reads := (len(content)+tc.want.Size-1)/tc.want.Size + 1
-			checkCalls(t, "read", rec.reads, r.Info().Reads, repeatInt(tc.want.Size, reads))
+			reads := (len(content)+wantR.Size-1)/wantR.Size + 1
+			checkCalls(t, "read", rec.reads, r.Info().Reads, repeatInt(wantR.Size, reads))
 		})
 	}
 }
@@ -231,6 +240,11 @@ func TestFDPolicyEnv(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer f.Close()
+	// Larger than any of the sizes below, so that a Reader's cap at the
+	// file's size does not apply.
+	if err := f.Truncate(4 << 20); err != nil {
+		t.Fatal(err)
+	}
 	bs := blksizeOf(t, f)
 	tests := []struct {
 		env  string
@@ -245,7 +259,7 @@ func TestFDPolicyEnv(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.env, func(t *testing.T) {
-			t.Setenv(stream.PolicyEnv, tc.env)
+			t.Setenv(policyEnv, tc.env)
 			checkDecision(t, "NewReader", stream.NewReader(f).Info(), tc.want)
 			checkDecision(t, "NewWriter", stream.NewWriter(f).Info(), tc.want)
 			explicit := stream.NewWriterPolicy(f, stream.PolicyBufsiz).Info()
@@ -274,7 +288,7 @@ func newPipe(t *testing.T) (r, w *os.File) {
 // file (coreutils does not round to a power of two; 262144 is one anyway).
 // The reads are as many as the pipe gives, each asking for a whole buffer.
 func TestFDPipePolicies(t *testing.T) {
-	t.Setenv(stream.PolicyEnv, "")
+	t.Setenv(policyEnv, "")
 	content := testContent(300000)
 	tests := []policyCase{
 		{"default", stream.PolicyDefault, fullyBuffered(4096, 4096, stream.PolicyBlksize)},
@@ -317,25 +331,59 @@ func TestFDPipePolicies(t *testing.T) {
 	}
 }
 
-// TestFDPipeStaysNonBlocking: deciding a stream over a non-blocking
-// *os.File does not make its descriptor blocking (as Fd would), so its
-// deadlines keep working and a read can time out instead of hanging.
+// embeddedFile is a type that embeds *os.File, as wrappers do: it has
+// both Fd (which makes a descriptor blocking) and SyscallConn (which does
+// not) through the embedded file.
+type embeddedFile struct{ *os.File }
+
+// TestFDPipeStaysNonBlocking: deciding a stream over a non-blocking pipe,
+// reading and writing through it and copying in the kernel do not make the
+// descriptor blocking (as Fd would), so its deadlines keep working and a
+// read can time out instead of hanging. This holds for an *os.File and for
+// a type embedding one, which stream reaches through SyscallConn as well.
 func TestFDPipeStaysNonBlocking(t *testing.T) {
-	pr, pw := newPipe(t)
-	stream.NewReader(pr).Info() // the decisions: fstat and the terminal check
-	stream.NewWriter(pw).Info()
-	for _, f := range []*os.File{pr, pw} {
-		var flags int
-		err := withFd(f, func(fd int) (err error) {
-			flags, err = unix.FcntlInt(uintptr(fd), unix.F_GETFL, 0)
-			return err
+	tests := []struct {
+		name string
+		wrap func(*os.File) io.ReadWriter
+	}{
+		{"*os.File", func(f *os.File) io.ReadWriter { return f }},
+		{"embedding *os.File", func(f *os.File) io.ReadWriter { return embeddedFile{f} }},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			pr, pw := newPipe(t)
+			w := stream.NewWriter(tt.wrap(pw))
+			r := stream.NewReader(tt.wrap(pr))
+			if _, err := w.WriteString("abc\n"); err != nil {
+				t.Fatal(err)
+			}
+			if err := w.Flush(); err != nil { // the Writer's first I/O
+				t.Fatal(err)
+			}
+			if _, err := r.ReadString('\n'); err != nil { // the Reader's
+				t.Fatal(err)
+			}
+			// And a kernel copy between two of them (splice).
+			dr, dw := newPipe(t)
+			pw.WriteString("def")
+			pw.Close()
+			if _, err := stream.NewReader(tt.wrap(pr)).WriteTo(stream.NewWriter(tt.wrap(dw))); err != nil {
+				t.Fatal(err)
+			}
+			for _, f := range []*os.File{pr, dr, dw} {
+				var flags int
+				err := withFd(f, func(fd int) (err error) {
+					flags, err = unix.FcntlInt(uintptr(fd), unix.F_GETFL, 0)
+					return err
+				})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if flags&unix.O_NONBLOCK == 0 {
+					t.Errorf("%s is blocking after a stream used it", f.Name())
+				}
+			}
 		})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if flags&unix.O_NONBLOCK == 0 {
-			t.Errorf("%s is blocking after a stream decided over it", f.Name())
-		}
 	}
 }
 
@@ -353,7 +401,7 @@ func openDevNull(t *testing.T) *os.File {
 // TestFDDevNull: /dev/null is a character device but not a terminal: fully
 // buffered, whatever the policy, until Setvbuf says otherwise.
 func TestFDDevNull(t *testing.T) {
-	t.Setenv(stream.PolicyEnv, "")
+	t.Setenv(policyEnv, "")
 	null := openDevNull(t)
 	bs := blksizeOf(t, null)
 	want := fullyBuffered(int(min(bs, 128<<10)), bs, stream.PolicyBlksize)
@@ -380,7 +428,7 @@ func TestFDDevNull(t *testing.T) {
 // TestFDSetvbuf changes the mode of streams over descriptors before and
 // after their first I/O, and counts the calls on the descriptor.
 func TestFDSetvbuf(t *testing.T) {
-	t.Setenv(stream.PolicyEnv, "")
+	t.Setenv(policyEnv, "")
 	type step struct {
 		write      string // "" is a Setvbuf or Flush, as set
 		setvbuf    stream.Mode
@@ -618,7 +666,7 @@ func TestSyncPipe(t *testing.T) {
 // the first I/O are bufio's. A closed file is still a descriptor stream
 // whose fstat failed (BUFSIZ).
 func TestFDNotADescriptor(t *testing.T) {
-	t.Setenv(stream.PolicyEnv, "") // BUFSIZ when fstat fails
+	t.Setenv(policyEnv, "") // BUFSIZ when fstat fails
 	closed, err := os.Create(filepath.Join(t.TempDir(), "closed"))
 	if err != nil {
 		t.Fatal(err)

@@ -44,10 +44,35 @@ func TestParsePolicy(t *testing.T) {
 			t.Errorf("ParsePolicy(%q) = %v, %v; want %v, nil", tt.in, got, err, tt.want)
 		}
 	}
-	for _, in := range []string{"", "0", "-1", "abc", "2G", "1073741825", "1025M", "12Q", "64 K", " 64K", "K", "0x10", "+5", "1.5M", "99999999999999999999999"} {
-		got, err := ParsePolicy(in)
-		if !errors.Is(err, ErrInvalidSize) {
-			t.Errorf("ParsePolicy(%q) = %v, %v; want an error wrapping ErrInvalidSize", in, got, err)
+	const forms = ": want blksize, bufsiz, coreutils, bufio, default or a size such as 65536 or 64K"
+	const tooBig = ": a size is at most 1 GiB (1073741824 bytes)"
+	bad := []struct{ in, want string }{
+		{"", `stream: invalid policy ""` + forms},
+		{"bogus", `stream: invalid policy "bogus"` + forms},
+		{"0", `stream: invalid policy "0": a size must be positive`},
+		{"0K", `stream: invalid policy "0K": a size must be positive`},
+		{"-1", `stream: invalid policy "-1"` + forms},
+		{"abc", `stream: invalid policy "abc"` + forms},
+		{"2G", `stream: invalid policy "2G"` + tooBig},
+		{"1073741825", `stream: invalid policy "1073741825"` + tooBig},
+		{"1025M", `stream: invalid policy "1025M"` + tooBig},
+		{"99999999999999999999999", `stream: invalid policy "99999999999999999999999"` + tooBig},
+		{"12Q", `stream: invalid policy "12Q"` + forms},
+		{"64 K", `stream: invalid policy "64 K"` + forms},
+		{" 64K", `stream: invalid policy " 64K"` + forms},
+		{"K", `stream: invalid policy "K"` + forms},
+		{"0x10", `stream: invalid policy "0x10"` + forms},
+		{"+5", `stream: invalid policy "+5"` + forms},
+		{"1.5M", `stream: invalid policy "1.5M"` + forms},
+	}
+	for _, tt := range bad {
+		got, err := ParsePolicy(tt.in)
+		if !errors.Is(err, ErrInvalidPolicy) || errors.Is(err, ErrInvalidSize) {
+			t.Errorf("ParsePolicy(%q) = %v, %v; want an error wrapping ErrInvalidPolicy only", tt.in, got, err)
+			continue
+		}
+		if diff := cmp.Diff(tt.want, err.Error()); diff != "" {
+			t.Errorf("ParsePolicy(%q) error (-want +got):\n%s", tt.in, diff)
 		}
 	}
 }
@@ -187,7 +212,7 @@ func TestPolicySize(t *testing.T) {
 	}
 }
 
-func TestErrorText(t *testing.T) {
+func TestErrnoText(t *testing.T) {
 	tests := []struct {
 		err  error
 		want string
@@ -199,8 +224,8 @@ func TestErrorText(t *testing.T) {
 		{errFault, "injected fault"},
 	}
 	for _, tt := range tests {
-		if got := ErrorText(tt.err); got != tt.want {
-			t.Errorf("ErrorText(%v) = %q, want %q", tt.err, got, tt.want)
+		if got := errnoText(tt.err); got != tt.want {
+			t.Errorf("errnoText(%v) = %q, want %q", tt.err, got, tt.want)
 		}
 	}
 }

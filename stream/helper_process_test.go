@@ -59,6 +59,7 @@ type helperReport struct {
 //	readline       read a line from Stdin into the report
 //	reply=TEXT     Stdout.WriteString(TEXT + the last line read)
 //	cat            copy Stdin to Stdout line by line until end of file
+//	copy=N         Stdin.CopyBytes(Stdout, N), in the kernel where it can
 //	vbuf=S,MODE    Setvbuf(MODE, 0) on stream S (stdin, stdout or stderr); MODE full, line or none
 //	sync           Stdin.Sync()
 //	flush          stream.Flush()
@@ -150,6 +151,16 @@ func (h *helper) do(op string) {
 			h.note(op, err)
 		}
 		h.note(op, s.Err())
+	case "copy":
+		n, err := strconv.ParseInt(arg, 10, 64)
+		if err != nil {
+			helperFail("bad operation %q", op)
+		}
+		r, w := stream.Stdin.Lock(), stream.Stdout.Lock()
+		_, err = r.CopyBytes(w, n)
+		stream.Stdout.Unlock()
+		stream.Stdin.Unlock()
+		h.note(op, err)
 	case "vbuf":
 		h.note(op, h.setvbuf(arg))
 	case "sync":
@@ -270,8 +281,12 @@ type helperRun struct {
 	stdin io.Reader // nil: /dev/null
 	// stdout is descriptor 1; nil: a pipe read into helperResult.stdout.
 	stdout io.Writer
-	exit   int  // the exit status the child must end with
-	trace  bool // run under strace, if it is installed
+	stderr io.Writer // descriptor 2; nil: a pipe read into helperResult.stderr
+	exit   int       // the exit status the child must end with
+	trace  bool      // run under strace, if it is installed
+	// traceKernel adds the kernel copies (sendfile, splice,
+	// copy_file_range) to the calls traced.
+	traceKernel bool
 }
 
 // helperResult is what a run of the child left.
@@ -303,7 +318,7 @@ func helperEnviron(extra []string) []string {
 	var env []string
 	for _, kv := range os.Environ() {
 		name, _, _ := strings.Cut(kv, "=")
-		if name == stream.PolicyEnv || name == helperEnv || strings.HasPrefix(name, "_STDBUF_") {
+		if name == policyEnv || name == helperEnv || strings.HasPrefix(name, "_STDBUF_") {
 			continue
 		}
 		env = append(env, kv)
@@ -326,7 +341,11 @@ func (h helperRun) start(t *testing.T) *helperProc {
 	var args []string
 	if h.trace && stracePath() != "" {
 		p.tracePath = filepath.Join(dir, "strace.out")
-		args = append(args, stracePath(), "-f", "-qq", "-e", "trace=read,write", "-e", "signal=none", "-o", p.tracePath)
+		trace := "trace=read,write"
+		if h.traceKernel {
+			trace = "trace=/^(read|write|sendfile|sendfile64|splice|copy_file_range)$"
+		}
+		args = append(args, stracePath(), "-f", "-qq", "-e", trace, "-e", "signal=none", "-o", p.tracePath)
 	}
 	args = append(args, h.under...)
 	args = append(args, os.Args[0], "-test.run=^TestHelperProcess$", "--")
@@ -341,7 +360,10 @@ func (h helperRun) start(t *testing.T) *helperProc {
 	if h.stdout == nil {
 		p.cmd.Stdout = &p.stdout
 	}
-	p.cmd.Stderr = &p.stderr
+	p.cmd.Stderr = h.stderr
+	if h.stderr == nil {
+		p.cmd.Stderr = &p.stderr
+	}
 	p.cmd.ExtraFiles = []*os.File{report}
 	if err := p.cmd.Start(); err != nil {
 		t.Fatalf("starting the helper: %v", err)
@@ -386,11 +408,11 @@ func (h helperRun) run(t *testing.T) helperResult {
 	return h.start(t).wait(t)
 }
 
-// sysIOCall is one read(2) or write(2) as strace showed it.
+// sysIOCall is one read(2), write(2) or kernel copy as strace showed it.
 type sysIOCall struct {
-	Name string // read or write
-	Fd   int
-	Size int // the count asked for
+	Name string // read, write, or kernel for sendfile, splice and copy_file_range
+	Fd   int    // the first argument
+	Size int    // the count asked for; 0 for a kernel copy
 }
 
 var (
@@ -400,7 +422,9 @@ var (
 	stracePid = regexp.MustCompile(`^(\d*)\s*(.*)$`)
 	// straceResumed is the end of a call another thread interrupted:
 	// `<... read resumed>"ab", 4096) = 2`.
-	straceResumed = regexp.MustCompile(`^<\.\.\. (?:read|write) resumed>(.*)$`)
+	straceResumed = regexp.MustCompile(`^<\.\.\. (?:read|write|sendfile|sendfile64|splice|copy_file_range) resumed>(.*)$`)
+	// straceKernel is a kernel copy: `sendfile(1, 0, NULL, 4096) = 4096`.
+	straceKernel = regexp.MustCompile(`^(?:sendfile|sendfile64|splice|copy_file_range)\((\d+), .*\)\s+= -?\d+`)
 )
 
 // parseStrace reads the read(2) and write(2) calls from strace -f output,
@@ -423,6 +447,11 @@ func parseStrace(t *testing.T, path string) []sysIOCall {
 		if r := straceResumed.FindStringSubmatch(text); r != nil {
 			text = pending[pid] + r[1]
 			delete(pending, pid)
+		}
+		if k := straceKernel.FindStringSubmatch(text); k != nil {
+			fd, _ := strconv.Atoi(k[1])
+			calls = append(calls, sysIOCall{Name: "kernel", Fd: fd})
+			continue
 		}
 		m = straceLine.FindStringSubmatch(text)
 		if m == nil {

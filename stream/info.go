@@ -1,9 +1,6 @@
 package stream
 
-import (
-	"fmt"
-	"strconv"
-)
+import "strconv"
 
 // Info is what a stream chose and what it has done: the answer to "why is
 // this stream buffered like that?", for tools and tests to show.
@@ -23,8 +20,9 @@ type Info struct {
 //
 //	fd=0 mode=full size=131072 policy=blksize blksize=131072 reads=1758 writes=0 kernel=0 reason="st_blksize 131072"
 func (i Info) String() string {
-	return fmt.Sprintf("fd=%d mode=%s size=%d policy=%s blksize=%d reads=%d writes=%d kernel=%d reason=%s",
-		i.Fd, i.Mode, i.Size, i.Policy, i.Blksize, i.Reads, i.Writes, i.Kernel, strconv.Quote(i.Reason))
+	return "fd=" + strconv.Itoa(i.Fd) + " mode=" + i.Mode.String() + " size=" + strconv.Itoa(i.Size) +
+		" policy=" + i.Policy.String() + " blksize=" + itoa(i.Blksize) + " reads=" + itoa(i.Reads) +
+		" writes=" + itoa(i.Writes) + " kernel=" + itoa(i.Kernel) + " reason=" + strconv.Quote(i.Reason)
 }
 
 // counters counts the calls a stream makes on what it wraps; kernel counts

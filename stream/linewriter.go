@@ -51,7 +51,7 @@ func (b *Writer) flushLines(tail int) error {
 // buffer (by ReadFrom): a line-buffered writer writes out through their
 // last newline, an unbuffered one writes them all.
 func (b *Writer) flushChunk(m int) error {
-	switch b.mode {
+	switch b.s.mode {
 	case LineBuffered:
 		if i := bytes.LastIndexByte(b.buf[b.n-m:b.n], '\n'); i >= 0 {
 			return b.flushLines(m - 1 - i)

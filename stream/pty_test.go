@@ -106,7 +106,7 @@ func setvbufWriter(mode stream.Mode) func(*os.File) *stream.Writer {
 // WriteString: everything through the last newline of each write goes out
 // in one write(2), the tail waits.
 func TestPtyWriter(t *testing.T) {
-	t.Setenv(stream.PolicyEnv, "")
+	t.Setenv(policyEnv, "")
 	type step struct {
 		write      string // "" means Flush
 		wantWrites int64
@@ -180,7 +180,7 @@ func TestPtyWriter(t *testing.T) {
 // TestPtyPolicies: the decision of Readers and Writers on a terminal
 // under each policy.
 func TestPtyPolicies(t *testing.T) {
-	t.Setenv(stream.PolicyEnv, "")
+	t.Setenv(policyEnv, "")
 	_, slave := openPty(t)
 	for _, tc := range ptyPolicies {
 		checkDecision(t, tc.name+" Reader", stream.NewReaderPolicy(slave, tc.policy).Info(), tc.want)
@@ -190,7 +190,7 @@ func TestPtyPolicies(t *testing.T) {
 
 // TestPtyReader reads lines typed at a terminal.
 func TestPtyReader(t *testing.T) {
-	t.Setenv(stream.PolicyEnv, "")
+	t.Setenv(policyEnv, "")
 	master, slave := openPty(t)
 	r := stream.NewReader(slave)
 	checkDecision(t, "Reader on a terminal", r.Info(), ptyLine(1024, stream.PolicyBlksize))
@@ -213,7 +213,7 @@ func TestPtyReader(t *testing.T) {
 // TestPtyReset: Reset decides again for the new descriptor, keeping the
 // size NewWriterSize or NewReaderSize asked for and any Setvbuf.
 func TestPtyReset(t *testing.T) {
-	t.Setenv(stream.PolicyEnv, "")
+	t.Setenv(policyEnv, "")
 	master, slave := openPty(t)
 	null := openDevNull(t)
 	_, pw := newPipe(t)

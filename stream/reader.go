@@ -24,9 +24,8 @@ type Reader struct {
 	rd           io.Reader // reader provided by the client
 	r, w         int       // buf read and write positions
 	err          error
-	lastByte     int  // last byte read for UnreadByte; -1 means invalid
-	lastRuneSize int  // size of last rune read for UnreadRune; -1 means invalid
-	mode         Mode // copy of s.info.Mode, checked on every fill
+	lastByte     int // last byte read for UnreadByte; -1 means invalid
+	lastRuneSize int // size of last rune read for UnreadRune; -1 means invalid
 	s            setup
 }
 
@@ -83,7 +82,6 @@ func (b *Reader) allocEager() {
 // the copy of it that fill checks, kept in step.
 func (b *Reader) decide() {
 	b.s.decide(b.rd, reading)
-	b.mode = b.s.info.Mode
 }
 
 // init is doallocate for a Reader: decide, then allocate.
@@ -109,6 +107,15 @@ func (b *Reader) resize(size int) {
 	copy(buf, b.buf[b.r:b.w])
 	b.buf, b.r, b.w = buf, 0, unread
 	b.lastByte, b.lastRuneSize = -1, -1
+}
+
+// refit makes the buffer agree with a new decision (Setvbuf, SetPolicy),
+// keeping every unread byte. A Reader that has no buffer yet gets one at
+// its first read.
+func (b *Reader) refit() {
+	if b.buf != nil {
+		b.resize(b.bufSize())
+	}
 }
 
 // Size returns the size of the underlying buffer in bytes. For a Reader
@@ -163,7 +170,7 @@ func (b *Reader) Reset(r io.Reader) {
 // unbuffered reader first flushes Stdout if it is line buffered, as
 // glibc's underflow does, so a prompt is seen before the program waits.
 func (b *Reader) read(p []byte) (int, error) {
-	if b.mode != FullyBuffered {
+	if b.s.mode != FullyBuffered {
 		flushStdoutBeforeRead()
 	}
 	b.s.calls.reads++
@@ -191,7 +198,7 @@ func (b *Reader) fill() {
 		panic("stream: fill called with a full buffer")
 	}
 	room := b.buf[b.w:]
-	if b.mode == Unbuffered {
+	if b.s.mode == Unbuffered {
 		room = room[:1]
 	}
 	for range maxConsecutiveEmptyReads {
@@ -296,7 +303,7 @@ func (b *Reader) Read(p []byte) (n int, err error) {
 		if b.err != nil {
 			return 0, b.readErr()
 		}
-		if len(p) >= len(b.buf) || b.mode == Unbuffered {
+		if len(p) >= len(b.buf) || b.s.mode == Unbuffered {
 			n, b.err = b.read(p)
 			if n > 0 {
 				b.lastByte, b.lastRuneSize = int(p[n-1]), -1

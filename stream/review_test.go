@@ -18,7 +18,7 @@ import (
 // it must agree with Size() also when the asked size is below a reader's
 // minimum of 16 bytes.
 func TestReviewReaderInfoSize(t *testing.T) {
-	t.Setenv(stream.PolicyEnv, "")
+	t.Setenv(policyEnv, "")
 	tests := []struct {
 		name string
 		new  func(t *testing.T) *stream.Reader
@@ -59,7 +59,7 @@ func TestReviewReaderInfoSize(t *testing.T) {
 // first buffer by Buffer still makes the decision before its first read
 // (so that stdbuf -i0 and the prompt flush apply), and Info reports it.
 func TestReviewScannerBufferDecides(t *testing.T) {
-	t.Setenv(stream.PolicyEnv, "")
+	t.Setenv(policyEnv, "")
 	tests := []struct {
 		name string
 		buf  []byte
@@ -167,10 +167,10 @@ func TestReviewInvalidPolicyConstructors(t *testing.T) {
 	}
 	defer f.Close()
 	for _, p := range []stream.Policy{-7, stream.Policy(math.MinInt)} {
-		if got := stream.NewReaderPolicy(f, p).Info().Policy; got != stream.PolicyBlksize && os.Getenv(stream.PolicyEnv) == "" {
+		if got := stream.NewReaderPolicy(f, p).Info().Policy; got != stream.PolicyBlksize && os.Getenv(policyEnv) == "" {
 			t.Errorf("NewReaderPolicy(f, %d).Info().Policy = %v, want blksize", int(p), got)
 		}
-		if got := stream.NewWriterPolicy(f, p).Info().Policy; got != stream.PolicyBlksize && os.Getenv(stream.PolicyEnv) == "" {
+		if got := stream.NewWriterPolicy(f, p).Info().Policy; got != stream.PolicyBlksize && os.Getenv(policyEnv) == "" {
 			t.Errorf("NewWriterPolicy(f, %d).Info().Policy = %v, want blksize", int(p), got)
 		}
 	}

@@ -1,17 +1,6 @@
 package stream
 
-import (
-	"bufio"
-	"io"
-)
-
-// MaxScanTokenSize is the maximum size used to buffer a token unless the
-// user provides an explicit buffer with Scanner.Buffer. It is bufio's.
-const MaxScanTokenSize = bufio.MaxScanTokenSize
-
-// SplitFunc is bufio's SplitFunc: split functions written for bufio work
-// here unchanged, and these work with bufio.
-type SplitFunc = bufio.SplitFunc
+import "io"
 
 // startBufSize is bufio.Scanner's first buffer size.
 const startBufSize = 4096
@@ -157,9 +146,13 @@ func (s *Scanner) Scan() bool {
 		// Read once; a reader that keeps returning nothing is given up on
 		// with io.ErrNoProgress, one that claims more than it was given
 		// with ErrBadReadCount.
+		room := s.buf[s.end:]
+		if s.s.mode == Unbuffered {
+			room = room[:1] // never read ahead of the token
+		}
 		for loop := 0; ; {
-			n, err := s.read(s.buf[s.end:len(s.buf)])
-			if n < 0 || len(s.buf)-s.end < n {
+			n, err := s.read(room)
+			if n < 0 || n > len(room) {
 				s.setErr(ErrBadReadCount)
 				break
 			}
@@ -190,13 +183,11 @@ func (s *Scanner) firstSize() int {
 	return max(s.s.info.Size, minReadBufferSize)
 }
 
-// read is one Read on the underlying reader, by the stream's mode.
+// read is one Read on the underlying reader; a line-buffered or
+// unbuffered Scanner flushes Stdout first, as a Reader does.
 func (s *Scanner) read(p []byte) (int, error) {
-	if s.s.decided && s.s.info.Mode != FullyBuffered {
+	if s.s.mode != FullyBuffered {
 		flushStdoutBeforeRead()
-		if s.s.info.Mode == Unbuffered {
-			p = p[:1]
-		}
 	}
 	s.s.calls.reads++
 	return s.r.Read(p)
@@ -253,28 +244,4 @@ func (s *Scanner) Info() Info {
 		i.Fd = -1
 	}
 	return i
-}
-
-// ScanBytes is a split function for a Scanner that returns each byte as a token.
-func ScanBytes(data []byte, atEOF bool) (advance int, token []byte, err error) {
-	return bufio.ScanBytes(data, atEOF)
-}
-
-// ScanRunes is a split function for a Scanner that returns each
-// UTF-8-encoded rune as a token, as bufio.ScanRunes.
-func ScanRunes(data []byte, atEOF bool) (advance int, token []byte, err error) {
-	return bufio.ScanRunes(data, atEOF)
-}
-
-// ScanLines is a split function for a Scanner that returns each line of
-// text, stripped of any trailing end-of-line marker, as bufio.ScanLines.
-func ScanLines(data []byte, atEOF bool) (advance int, token []byte, err error) {
-	return bufio.ScanLines(data, atEOF)
-}
-
-// ScanWords is a split function for a Scanner that returns each
-// space-separated word of text, with surrounding spaces deleted, as
-// bufio.ScanWords.
-func ScanWords(data []byte, atEOF bool) (advance int, token []byte, err error) {
-	return bufio.ScanWords(data, atEOF)
 }

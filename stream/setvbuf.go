@@ -1,6 +1,6 @@
 package stream
 
-import "fmt"
+import "strconv"
 
 // Mode is a stream's buffering mode, as setvbuf(3) takes it.
 type Mode int
@@ -28,16 +28,16 @@ func (m Mode) String() string {
 	case Unbuffered:
 		return "none"
 	}
-	return fmt.Sprintf("Mode(%d)", int(m))
+	return "Mode(" + strconv.Itoa(int(m)) + ")"
 }
 
 // checkVbuf validates Setvbuf's arguments.
 func checkVbuf(mode Mode, size int) error {
 	if mode != FullyBuffered && mode != LineBuffered && mode != Unbuffered {
-		return fmt.Errorf("%w: %d", ErrInvalidMode, int(mode))
+		return &detailError{ErrInvalidMode, strconv.Itoa(int(mode))}
 	}
 	if size < 0 {
-		return fmt.Errorf("%w: %d", ErrInvalidSize, size)
+		return &detailError{ErrInvalidSize, strconv.Itoa(size)}
 	}
 	return nil
 }
@@ -55,10 +55,7 @@ func (b *Reader) Setvbuf(mode Mode, size int) error {
 		return err
 	}
 	b.s.setvbuf(b.rd, reading, mode, size)
-	b.mode = b.s.info.Mode
-	if b.buf != nil {
-		b.resize(b.bufSize())
-	}
+	b.refit()
 	return nil
 }
 
@@ -67,7 +64,9 @@ func (b *Reader) Setvbuf(mode Mode, size int) error {
 // returns the error and changes nothing. A size of 0 means the policy's
 // size. An unknown mode or a negative size returns an error and changes
 // nothing. Setvbuf wins over the policy, the terminal and standard-error
-// rules, and _STDBUF_O and _STDBUF_E.
+// rules, and _STDBUF_O and _STDBUF_E. As after SetPolicy, an unbuffered
+// Writer drops its buffer (Available is 0) and a buffered one gets a
+// buffer of the new size at once.
 func (b *Writer) Setvbuf(mode Mode, size int) error {
 	if err := checkVbuf(mode, size); err != nil {
 		return err
@@ -76,10 +75,7 @@ func (b *Writer) Setvbuf(mode Mode, size int) error {
 		return err
 	}
 	b.s.setvbuf(b.wr, writing, mode, size)
-	b.mode = b.s.info.Mode
-	if b.buf != nil && len(b.buf) != b.s.info.Size {
-		b.buf = make([]byte, b.s.info.Size)
-	}
+	b.refit()
 	return nil
 }
 
@@ -92,5 +88,5 @@ func (s *setup) setvbuf(u any, dir direction, mode Mode, size int) {
 		s.decide(u, dir)
 		return
 	}
-	s.applyVbuf()
+	s.apply()
 }

@@ -487,3 +487,52 @@ func TestSyncInMemory(t *testing.T) {
 		t.Errorf("Sync with nothing unread: %v, seeks %v; want nil, none", err, sk.seeks)
 	}
 }
+
+// TestWriterBufferAfterRedecision: Setvbuf and SetPolicy leave a Writer's
+// buffer the same way. Unbuffered, Available is 0 and AvailableBuffer has
+// no room (the old buffer is dropped, also after ReadFrom used one); full,
+// the buffer has the decided size whichever call made the decision.
+func TestWriterBufferAfterRedecision(t *testing.T) {
+	type state struct{ Available, Buffered, AvailableBufferCap int }
+	t.Setenv(policyEnv, "")
+	pr, pw, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pr.Close()
+	defer pw.Close()
+	go io.Copy(io.Discard, pr)
+
+	// Over a pipe SetPolicy sizes the buffer; over anything else the
+	// policy does not apply and the size stays bufio's 4096.
+	for _, under := range []struct {
+		name           string
+		w              io.Writer
+		first, policy2 int // Available after the first Write, and with policy 2000
+	}{{"memory", io.Discard, 4095, 4096}, {"pipe", pw, NewWriter(pw).Size() - 1, 2000}} {
+		w := NewWriter(under.w)
+		steps := []struct {
+			name string
+			do   func() error
+			want state
+		}{
+			{"Write", func() error { _, err := w.WriteString("x"); return err }, state{under.first, 1, under.first}},
+			{"Setvbuf none", func() error { return w.Setvbuf(Unbuffered, 0) }, state{0, 0, 0}},
+			{"Write unbuffered", func() error { _, err := w.WriteString("y"); return err }, state{0, 0, 0}},
+			{"ReadFrom unbuffered", func() error { _, err := w.ReadFrom(strings.NewReader("z")); return err }, state{0, 0, 0}},
+			{"SetPolicy 2000", func() error { return w.SetPolicy(2000) }, state{0, 0, 0}},
+			{"Setvbuf full 100", func() error { return w.Setvbuf(FullyBuffered, 100) }, state{100, 0, 100}},
+			{"Write full", func() error { _, err := w.WriteString("abc"); return err }, state{97, 3, 97}},
+			{"Setvbuf line 0", func() error { return w.Setvbuf(LineBuffered, 0) }, state{under.policy2, 0, under.policy2}},
+		}
+		for _, st := range steps {
+			if err := st.do(); err != nil {
+				t.Fatalf("%s: %s: %v", under.name, st.name, err)
+			}
+			got := state{w.Available(), w.Buffered(), cap(w.AvailableBuffer())}
+			if diff := cmp.Diff(st.want, got); diff != "" {
+				t.Errorf("%s: after %s (-want +got):\n%s", under.name, st.name, diff)
+			}
+		}
+	}
+}

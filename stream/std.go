@@ -2,10 +2,8 @@ package stream
 
 import (
 	"errors"
-	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"sync"
 	"syscall"
 )
@@ -23,6 +21,9 @@ var (
 )
 
 // LockedReader is a Reader behind a mutex, as a C FILE is behind its lock.
+// It has every method of Reader, so it satisfies the same io and fmt
+// interfaces (io.RuneScanner for fmt.Fscan, io.WriterTo, ...); each call
+// holds the lock for its duration.
 type LockedReader struct {
 	mu sync.Mutex
 	r  *Reader
@@ -60,6 +61,79 @@ func (l *LockedReader) ReadRune() (rune, int, error) {
 	return l.r.ReadRune()
 }
 
+// UnreadRune is Reader.UnreadRune under the lock. With ReadRune it makes
+// a LockedReader an io.RuneScanner, which fmt.Fscan needs to put back the
+// rune that ends a token.
+func (l *LockedReader) UnreadRune() error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.r.UnreadRune()
+}
+
+// UnreadByte is Reader.UnreadByte under the lock.
+func (l *LockedReader) UnreadByte() error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.r.UnreadByte()
+}
+
+// Peek is Reader.Peek under the lock. The slice is good only until the
+// next read by any goroutine: when others read too, hold Lock across the
+// call and the use of the bytes.
+func (l *LockedReader) Peek(n int) ([]byte, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.r.Peek(n)
+}
+
+// ReadSlice is Reader.ReadSlice under the lock. The slice is good only
+// until the next read by any goroutine, as with Peek.
+func (l *LockedReader) ReadSlice(delim byte) ([]byte, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.r.ReadSlice(delim)
+}
+
+// ReadLine is Reader.ReadLine under the lock. The line is good only until
+// the next read by any goroutine, as with Peek.
+func (l *LockedReader) ReadLine() (line []byte, isPrefix bool, err error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.r.ReadLine()
+}
+
+// Discard is Reader.Discard under the lock.
+func (l *LockedReader) Discard(n int) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.r.Discard(n)
+}
+
+// Buffered is Reader.Buffered under the lock.
+func (l *LockedReader) Buffered() int {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.r.Buffered()
+}
+
+// Size is Reader.Size under the lock.
+func (l *LockedReader) Size() int {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.r.Size()
+}
+
+// Reset is Reader.Reset under the lock. Resetting the stream to read from
+// itself does nothing, as for a Reader.
+func (l *LockedReader) Reset(r io.Reader) {
+	if r == io.Reader(l) {
+		return
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.r.Reset(r)
+}
+
 // ReadString is Reader.ReadString under the lock.
 func (l *LockedReader) ReadString(delim byte) (string, error) {
 	l.mu.Lock()
@@ -95,6 +169,20 @@ func (l *LockedReader) WriteTo(w io.Writer) (int64, error) {
 	return l.r.WriteTo(w)
 }
 
+// CopyRecords is Reader.CopyRecords under the lock.
+func (l *LockedReader) CopyRecords(w io.Writer, delim byte, n int64) (written, records int64, err error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.r.CopyRecords(w, delim, n)
+}
+
+// CopyBytes is Reader.CopyBytes under the lock.
+func (l *LockedReader) CopyBytes(w io.Writer, n int64) (int64, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.r.CopyBytes(w, n)
+}
+
 // Sync is Reader.Sync under the lock.
 func (l *LockedReader) Sync() error {
 	l.mu.Lock()
@@ -124,6 +212,8 @@ func (l *LockedReader) Info() Info {
 }
 
 // LockedWriter is a Writer behind a mutex, as a C FILE is behind its lock.
+// It has every method of Writer, so it satisfies the same io and fmt
+// interfaces; each call holds the lock for its duration.
 type LockedWriter struct {
 	mu sync.Mutex
 	w  *Writer
@@ -174,6 +264,47 @@ func (l *LockedWriter) ReadFrom(r io.Reader) (int64, error) {
 	return l.w.ReadFrom(r)
 }
 
+// Available is Writer.Available under the lock.
+func (l *LockedWriter) Available() int {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.Available()
+}
+
+// AvailableBuffer is Writer.AvailableBuffer under the lock. The slice is
+// good only until the next write by any goroutine: when others write too,
+// hold Lock across the call, the appends and the Write.
+func (l *LockedWriter) AvailableBuffer() []byte {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.AvailableBuffer()
+}
+
+// Buffered is Writer.Buffered under the lock.
+func (l *LockedWriter) Buffered() int {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.Buffered()
+}
+
+// Size is Writer.Size under the lock.
+func (l *LockedWriter) Size() int {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.Size()
+}
+
+// Reset is Writer.Reset under the lock: unflushed output is dropped.
+// Resetting the stream to write to itself does nothing, as for a Writer.
+func (l *LockedWriter) Reset(w io.Writer) {
+	if w == io.Writer(l) {
+		return
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.w.Reset(w)
+}
+
 // Flush is Writer.Flush under the lock.
 func (l *LockedWriter) Flush() error {
 	l.mu.Lock()
@@ -212,14 +343,16 @@ func flushStdoutBeforeRead() {
 		return
 	}
 	defer Stdout.mu.Unlock()
-	if w := Stdout.w; w.mode == LineBuffered && w.n > 0 {
+	if w := Stdout.w; w.s.mode == LineBuffered && w.n > 0 {
 		w.Flush()
 	}
 }
 
 // Flush flushes Stdout and Stderr, Go's stand-in for the flush of every
-// stream glibc does at exit. It returns the first error. Other Writers are
-// not tracked: flush them yourself.
+// stream glibc does at exit. Both are flushed whatever happens to the
+// first, and the error is theirs joined by errors.Join (Stdout's first;
+// nil if both succeed), so errors.Is finds either. Other Writers are not
+// tracked: flush them yourself.
 func Flush() error {
 	errOut := Stdout.Flush()
 	errErr := Stderr.Flush()
@@ -232,21 +365,21 @@ func Flush() error {
 //
 //	PROG: write error: No space left on device
 //
-// and exits with status 1 instead. PROG is the base name of os.Args[0].
+// and exits with status 1 instead. PROG is os.Args[0] as given, as GNU
+// tools print their name.
 func Exit(code int) {
 	if err := Stdout.Flush(); err != nil {
 		Stderr.Flush()
-		fmt.Fprintf(os.Stderr, "%s: write error: %s\n", filepath.Base(os.Args[0]), ErrorText(err))
+		os.Stderr.WriteString(os.Args[0] + ": write error: " + errnoText(err) + "\n")
 		os.Exit(1)
 	}
 	Stderr.Flush()
 	os.Exit(code)
 }
 
-// ErrorText returns the text strerror(3) gives for the system error inside
+// errnoText returns the text strerror(3) gives for the system error inside
 // err ("No space left on device"), or err's own text if it holds none.
-// GNU tools print this after their message.
-func ErrorText(err error) string {
+func errnoText(err error) string {
 	var errno syscall.Errno
 	if !errors.As(err, &errno) {
 		return err.Error()

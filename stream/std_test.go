@@ -5,7 +5,6 @@ package stream_test
 import (
 	"io"
 	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -110,7 +109,7 @@ func openDevFull(t *testing.T) *os.File {
 
 func TestStdExit(t *testing.T) {
 	t.Parallel()
-	prog := filepath.Base(os.Args[0])
+	prog := os.Args[0] // as given, as GNU tools print it
 	enospc := prog + ": write error: No space left on device\n"
 	tests := []struct {
 		name       string
@@ -196,6 +195,21 @@ func TestStdFlush(t *testing.T) {
 				t.Errorf("stdout, stderr (-want +got):\n%s", diff)
 			}
 		})
+	}
+}
+
+// TestStdFlushJoinsErrors: when both Stdout and Stderr fail, Flush
+// returns both errors, Stdout's first, joined as errors.Join joins them.
+func TestStdFlushJoinsErrors(t *testing.T) {
+	t.Parallel()
+	h := helperRun{
+		ops: []string{"out=o", "err=e", "flush", "osexit=0"},
+		env: []string{"STDIOBUF_POLICY=bufio"}, // a buffered stderr
+	}
+	h.stdout, h.stderr = openDevFull(t), openDevFull(t)
+	res := h.run(t)
+	if diff := cmp.Diff([]string{"flush: write /dev/stdout: no space left on device\nwrite /dev/stderr: no space left on device"}, res.report.Errs); diff != "" {
+		t.Errorf("errors (-want +got):\n%s", diff)
 	}
 }
 

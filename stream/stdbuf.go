@@ -1,7 +1,6 @@
 package stream
 
 import (
-	"fmt"
 	"os"
 	"strconv"
 	"sync"
@@ -66,5 +65,5 @@ func warnEnv(name, value, want string) {
 	if _, dup := warned.LoadOrStore(name+"="+value, true); dup {
 		return
 	}
-	fmt.Fprintf(os.Stderr, "stream: invalid %s=%q: %s\n", name, value, want)
+	os.Stderr.WriteString("stream: invalid " + name + "=" + strconv.Quote(value) + ": " + want + "\n")
 }

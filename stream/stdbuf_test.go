@@ -194,7 +194,7 @@ func TestStdbufBadValues(t *testing.T) {
 		{"_STDBUF_O", "64K"},
 		{"_STDBUF_O", "abc"},
 		{"_STDBUF_I", "x"},
-		{stream.PolicyEnv, "bogus"},
+		{policyEnv, "bogus"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name+"="+tc.value, func(t *testing.T) {

@@ -3,7 +3,6 @@ package stream
 import (
 	"errors"
 	"io"
-	"syscall"
 )
 
 // Sync is glibc's fflush on an input stream: it hands the unread input
@@ -28,7 +27,7 @@ func (b *Reader) Sync() error {
 		return nil
 	}
 	if _, err := s.Seek(-int64(unread), io.SeekCurrent); err != nil {
-		if errors.Is(err, syscall.ESPIPE) {
+		if errors.Is(err, errSeekPipe) {
 			return nil
 		}
 		return err

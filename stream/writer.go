@@ -10,9 +10,9 @@ import (
 //
 // The bytes buffered and not yet written are buf[0:n]. A Writer over a
 // descriptor has a nil buf until its first write; then doallocate
-// (filedoalloc.go) decides its mode and size. An unbuffered Writer
-// allocates a buffer only if ReadFrom needs one (AvailableBuffer then
-// returns an empty slice of no capacity).
+// (filedoalloc.go) decides its mode and size. An unbuffered Writer has no
+// buffer unless ReadFrom needed one to read into; either way its
+// Available is 0.
 //
 // If an error occurs writing to a Writer, no more data will be accepted
 // and all subsequent writes, and Flush, will return the error; the bytes
@@ -23,12 +23,11 @@ import (
 // A Writer is not safe for use by several goroutines at once; Stdout and
 // Stderr are.
 type Writer struct {
-	err  error
-	buf  []byte
-	n    int
-	wr   io.Writer
-	mode Mode // copy of s.info.Mode, checked on every write
-	s    setup
+	err error
+	buf []byte
+	n   int
+	wr  io.Writer
+	s   setup
 }
 
 // NewWriterSize returns a new Writer whose buffer has at least the
@@ -79,7 +78,6 @@ func newWriter(w io.Writer, p Policy, size int) *Writer {
 // the copy of it that every write checks, kept in step.
 func (b *Writer) decide() {
 	b.s.decide(b.wr, writing)
-	b.mode = b.s.info.Mode
 }
 
 // init is doallocate for a Writer: decide, then allocate unless the
@@ -88,7 +86,21 @@ func (b *Writer) init() {
 	if !b.s.decided {
 		b.decide()
 	}
-	if b.buf == nil && b.mode != Unbuffered {
+	if b.buf == nil && b.s.mode != Unbuffered {
+		b.buf = make([]byte, b.s.info.Size)
+	}
+}
+
+// refit makes the buffer agree with a new decision (Setvbuf, SetPolicy);
+// it is called with nothing buffered. A Writer that has no buffer yet gets
+// one at its first write; an unbuffered Writer drops its buffer (ReadFrom
+// makes one when it needs it); any other gets the decided size.
+func (b *Writer) refit() {
+	switch {
+	case b.buf == nil:
+	case b.s.mode == Unbuffered:
+		b.buf = nil
+	case len(b.buf) != b.s.info.Size:
 		b.buf = make([]byte, b.s.info.Size)
 	}
 }
@@ -129,7 +141,7 @@ func (b *Writer) Reset(w io.Writer) {
 	*b = Writer{wr: w, s: s}
 	if !isDescriptor(w) {
 		b.decide()
-		if b.mode != Unbuffered && len(old) == b.s.info.Size {
+		if b.s.mode != Unbuffered && len(old) == b.s.info.Size {
 			b.buf = old // reused: init allocates only when there is none
 		}
 		b.init()
@@ -168,26 +180,42 @@ func (b *Writer) flushN(k int) error {
 	return err
 }
 
-// Available returns how many bytes are unused in the buffer (0 for an
-// unbuffered Writer that has no buffer).
+// Available returns how many more bytes a write can put in the buffer
+// before it goes out: the buffer's free space when fully or line buffered,
+// and 0 when unbuffered, since an unbuffered Writer hands every write on
+// at once. It decides a Writer over a descriptor that has not written yet.
 func (b *Writer) Available() int {
 	if b.buf == nil && b.wr != nil {
 		b.init()
 	}
-	return len(b.buf) - b.n
+	if b.s.mode == Unbuffered {
+		return 0
+	}
+	return b.free()
 }
 
+// free is the unused part of the buffer, whatever the mode: what ReadFrom
+// and the block writes fill.
+func (b *Writer) free() int { return len(b.buf) - b.n }
+
 // AvailableBuffer returns the free part of the buffer as an empty slice
-// of capacity Available(), to append to and pass straight to Write (which
-// then copies nothing). It is good only until the next write.
+// of capacity Available() (nil when unbuffered), to append to and pass
+// straight to Write (which then copies nothing if it fits). It is good
+// only until the next write.
 func (b *Writer) AvailableBuffer() []byte {
 	if b.buf == nil && b.wr != nil {
 		b.init()
 	}
+	if b.s.mode == Unbuffered {
+		return nil
+	}
 	return b.buf[b.n:][:0]
 }
 
-// Buffered returns how many bytes are held, not yet written out.
+// Buffered returns how many bytes are held, not yet written out: in full
+// and line mode what the buffer holds; in unbuffered mode 0, except for
+// bytes ReadFrom read and could not write (after an error, which is
+// sticky, the unwritten bytes stay buffered in every mode).
 func (b *Writer) Buffered() int { return b.n }
 
 // writeDirect hands p to the underlying writer whole, as an unbuffered
@@ -227,7 +255,7 @@ func (b *Writer) writeDirect(p []byte) (nn int, err error) {
 func (b *Writer) Write(p []byte) (nn int, err error) {
 	// The common case first, before any call: a fully buffered write
 	// that fits. (Write is still too big for the compiler to inline.)
-	if b.err == nil && b.mode == FullyBuffered && len(p) <= len(b.buf)-b.n {
+	if b.err == nil && b.s.mode == FullyBuffered && len(p) <= len(b.buf)-b.n {
 		b.n += copy(b.buf[b.n:], p)
 		return len(p), nil
 	}
@@ -236,9 +264,9 @@ func (b *Writer) Write(p []byte) (nn int, err error) {
 
 // write is Write past its fast path.
 func (b *Writer) write(p []byte) (nn int, err error) {
-	if b.mode != FullyBuffered || b.buf == nil {
+	if b.s.mode != FullyBuffered || b.buf == nil {
 		b.init()
-		switch b.mode {
+		switch b.s.mode {
 		case LineBuffered:
 			return b.writeLines(p)
 		case Unbuffered:
@@ -253,7 +281,7 @@ func (b *Writer) write(p []byte) (nn int, err error) {
 // nothing is buffered, or else tops the buffer up and flushes it; the rest
 // is buffered. After an error nothing more is taken.
 func (b *Writer) writeBlock(p []byte) (nn int, err error) {
-	for b.err == nil && len(p) > b.Available() {
+	for b.err == nil && len(p) > b.free() {
 		var n int
 		if b.n == 0 {
 			b.s.calls.writes++
@@ -279,21 +307,21 @@ func (b *Writer) writeBlock(p []byte) (nn int, err error) {
 // WriteByte writes one byte.
 func (b *Writer) WriteByte(c byte) error {
 	// The common case first: a fully buffered writer with room.
-	if b.err == nil && b.mode == FullyBuffered && b.n < len(b.buf) {
+	if b.err == nil && b.s.mode == FullyBuffered && b.n < len(b.buf) {
 		b.buf[b.n] = c
 		b.n++
 		return nil
 	}
-	if b.mode != FullyBuffered || b.buf == nil {
+	if b.s.mode != FullyBuffered || b.buf == nil {
 		b.init()
-		if b.mode != FullyBuffered {
+		if b.s.mode != FullyBuffered {
 			return b.writeByteMode(c)
 		}
 	}
 	if b.err != nil {
 		return b.err
 	}
-	if b.Available() <= 0 && b.Flush() != nil {
+	if b.free() <= 0 && b.Flush() != nil {
 		return b.err
 	}
 	b.buf[b.n] = c
@@ -303,7 +331,7 @@ func (b *Writer) WriteByte(c byte) error {
 
 // writeByteMode is WriteByte for line-buffered and unbuffered writers.
 func (b *Writer) writeByteMode(c byte) error {
-	if b.mode == Unbuffered {
+	if b.s.mode == Unbuffered {
 		_, err := b.writeDirect([]byte{c})
 		return err
 	}
@@ -321,9 +349,9 @@ func (b *Writer) WriteRune(r rune) (size int, err error) {
 		}
 		return 1, nil
 	}
-	if b.mode != FullyBuffered || b.buf == nil {
+	if b.s.mode != FullyBuffered || b.buf == nil {
 		b.init()
-		if b.mode != FullyBuffered {
+		if b.s.mode != FullyBuffered {
 			// A rune of two bytes or more holds no newline byte.
 			var enc [utf8.UTFMax]byte
 			return b.Write(utf8.AppendRune(enc[:0], r))
@@ -332,11 +360,11 @@ func (b *Writer) WriteRune(r rune) (size int, err error) {
 	if b.err != nil {
 		return 0, b.err
 	}
-	if b.Available() < utf8.UTFMax {
+	if b.free() < utf8.UTFMax {
 		if b.Flush() != nil {
 			return 0, b.err
 		}
-		if b.Available() < utf8.UTFMax {
+		if b.free() < utf8.UTFMax {
 			// A buffer of fewer than 4 bytes: let WriteString split it.
 			return b.WriteString(string(r))
 		}
@@ -349,9 +377,9 @@ func (b *Writer) WriteRune(r rune) (size int, err error) {
 // WriteString is Write for a string. A string that goes out directly goes
 // through the underlying writer's WriteString if it has one, uncopied.
 func (b *Writer) WriteString(s string) (int, error) {
-	if b.mode != FullyBuffered || b.buf == nil {
+	if b.s.mode != FullyBuffered || b.buf == nil {
 		b.init()
-		switch b.mode {
+		switch b.s.mode {
 		case LineBuffered:
 			return b.writeLinesString(s)
 		case Unbuffered:
@@ -394,7 +422,7 @@ func (b *Writer) writeDirectString(sw io.StringWriter, s string) (nn int, err er
 func (b *Writer) writeBlockString(s string) (nn int, err error) {
 	var sw io.StringWriter
 	asked, direct := false, false
-	for b.err == nil && len(s) > b.Available() {
+	for b.err == nil && len(s) > b.free() {
 		if b.n == 0 && !asked {
 			sw, direct = b.wr.(io.StringWriter)
 			asked = true

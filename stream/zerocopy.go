@@ -20,16 +20,12 @@ import (
 // error that stopped it.
 //
 // Counting, for Info: every copy_file_range, sendfile and splice call adds
-// one to c.kernel, successful or not. A call that takes bytes from the
-// source also adds one to c.reads, and a call on the destination one to
-// c.writes, so a copy_file_range or sendfile call counts as a read and a
-// write; splicing through an intermediate pipe counts the call into the
-// pipe as a read and the calls out of it (and the one that first asks the
-// destination whether it takes spliced bytes) as writes. The rare Write
-// that hands on bytes left in the intermediate pipe after a failure counts
-// as a write only. c is one set of counters for both ends: the caller
-// credits the reads to the stream that reads and the writes to the one
-// that writes.
+// one to c.kernel, successful or not, and nothing else: Reads and Writes
+// count read(2) and write(2) calls, which a kernel copy does not make. The
+// rare Write that hands on bytes left in the intermediate pipe after a
+// failure is a write, and counts as one. c is one set of counters for both
+// ends: the caller credits the kernel calls to both streams, since each
+// took part in every one, and the writes to the stream that writes.
 
 // kernelSys is the seam between kernelCopy's loops and the kernel: the
 // calls that move bytes, and the one that makes the intermediate pipe. The
@@ -46,7 +42,8 @@ type kernelSys interface {
 	// sendfile moves up to n bytes from the file src to dst.
 	sendfile(dst, src, n int) (int, error)
 	// splice moves up to n bytes from src to dst; one of them is a pipe.
-	splice(dst, src, n int) (int, error)
+	// flags are splice(2)'s: spliceMove, spliceNonblock.
+	splice(dst, src, n, flags int) (int, error)
 	// pipe makes the intermediate pipe for splicing between two
 	// descriptors neither of which is a pipe: non-blocking, close-on-exec,
 	// and as large as the system lets it be.

@@ -8,8 +8,6 @@ import (
 	"io"
 	"os"
 	"syscall"
-
-	"golang.org/x/sys/unix"
 )
 
 // kernelCopy moves up to limit bytes (limit < 0: until EOF) from src to dst
@@ -31,40 +29,27 @@ func kernelCopy(dst io.Writer, src io.Reader, limit int64, c *counters) (written
 // linuxSys is the kernelSys that makes the system calls.
 type linuxSys struct{}
 
-func (linuxSys) copyFileRange(dst, src, n int) (int, error) {
-	return unix.CopyFileRange(src, nil, dst, nil, n, 0)
-}
+func (linuxSys) copyFileRange(dst, src, n int) (int, error) { return copyFileRange(dst, src, n) }
+func (linuxSys) sendfile(dst, src, n int) (int, error)      { return sendfile(dst, src, n) }
+func (linuxSys) splice(dst, src, n, flags int) (int, error) { return splice(dst, src, n, flags) }
 
-func (linuxSys) sendfile(dst, src, n int) (int, error) {
-	return unix.Sendfile(dst, src, nil, n)
-}
-
-func (linuxSys) splice(dst, src, n int) (int, error) {
-	// No SPLICE_F_NONBLOCK: whether a call may block is left to the
-	// descriptors' own O_NONBLOCK flags, as it is for read and write.
-	m, err := unix.Splice(src, nil, dst, nil, n, unix.SPLICE_F_MOVE)
-	return int(m), err
-}
-
-func (linuxSys) pipe() (r, w int, err error) {
-	var p [2]int
-	// Non-blocking, so that a splice into a full pipe or out of an empty
-	// one fails with EAGAIN instead of waiting for a transfer that only
-	// this goroutine could make.
-	if err := unix.Pipe2(p[:], unix.O_NONBLOCK|unix.O_CLOEXEC); err != nil {
-		return -1, -1, err
-	}
-	// A bigger pipe means fewer splice calls. The call fails past
-	// /proc/sys/fs/pipe-max-size for an unprivileged process; the default
-	// 64 KiB pipe then still works.
-	unix.FcntlInt(uintptr(p[0]), unix.F_SETPIPE_SZ, pipeSize)
-	return p[0], p[1], nil
-}
+// pipe is non-blocking, so that a splice into a full pipe or out of an
+// empty one fails with EAGAIN instead of waiting for a transfer that only
+// this goroutine could make. A bigger pipe means fewer splice calls.
+func (linuxSys) pipe() (r, w int, err error) { return newPipe(pipeSize) }
 
 const (
 	// pipeSize is the size asked for the intermediate pipe: the default
 	// /proc/sys/fs/pipe-max-size, as Go's own splice uses.
 	pipeSize = 1 << 20
+
+	// pipeFlags are the flags of every splice into or out of the
+	// intermediate pipe. The pipe is O_NONBLOCK, but before Linux 5.1
+	// splice ignored a pipe's O_NONBLOCK, so a splice into the full pipe
+	// or out of the empty one would wait for good: SPLICE_F_NONBLOCK makes
+	// it fail with EAGAIN on every kernel Go supports (3.2 on), as Go's
+	// internal/poll/splice_linux.go passes it.
+	pipeFlags = spliceMove | spliceNonblock
 
 	// maxRound is the most bytes one call is asked to move: the kernel's
 	// MAX_RW_COUNT (INT_MAX rounded down to a page), which it would clamp
@@ -100,7 +85,12 @@ func zeroCopy(sys kernelSys, dst io.Writer, src io.Reader, limit int64, c *count
 	case in.kind == kindRegular:
 		t.direct("sendfile", sys.sendfile)
 	case in.kind == kindPipe || out.kind == kindPipe:
-		t.direct("splice", sys.splice)
+		// No SPLICE_F_NONBLOCK: whether a call on the caller's own pipe
+		// may block is left to the descriptors' O_NONBLOCK flags, as it
+		// is for read and write.
+		t.direct("splice", func(dst, src, n int) (int, error) {
+			return sys.splice(dst, src, n, spliceMove)
+		})
 	default:
 		t.throughPipe()
 	}
@@ -110,21 +100,12 @@ func zeroCopy(sys kernelSys, dst io.Writer, src io.Reader, limit int64, c *count
 	return t.written, true, t.err
 }
 
-// endKind is what kind of file a descriptor is, as far as choosing a
-// system call goes.
-type endKind int
-
-const (
-	kindOther   endKind = iota // a device or anything else: splice, through a pipe if need be
-	kindRegular                // copy_file_range, sendfile
-	kindPipe                   // splice
-	kindSocket                 // a stream socket: splice, or sendfile into it
-)
-
 // copyEnd is one end of a kernel copy.
 type copyEnd struct {
 	rc   syscall.RawConn
-	kind endKind
+	kind fileKind // kindRegular: copy_file_range, sendfile; kindPipe: splice;
+	// kindSocket (a stream socket): splice, or sendfile into it; kindOther
+	// (a device): splice, through a pipe if need be
 	// nonblock says the descriptor has O_NONBLOCK set. Go sets it on the
 	// descriptors its poller waits for and leaves the others blocking, so
 	// it tells which way to wait when a call on this end would block.
@@ -135,44 +116,44 @@ type copyEnd struct {
 }
 
 // describe finds the descriptor behind x and what kind of file it is;
-// ok is false if x has none, or one that no kernel copy can use.
+// ok is false if x has none, or one that no kernel copy can use. Any x
+// that rawConn accepts qualifies, a net.Conn included: offering its
+// descriptor is taken as a promise that the descriptor's bytes are the
+// value's bytes, as package net's splice and sendfile take it.
 func describe(x any) (e copyEnd, ok bool) {
-	sc, ok := x.(syscall.Conn)
+	rc, ok := rawConn(x)
 	if !ok {
-		return copyEnd{}, false
-	}
-	rc, err := sc.SyscallConn()
-	if err != nil {
 		return copyEnd{}, false
 	}
 	e.rc = rc
 	ok = false
 	cerr := rc.Control(func(fd uintptr) {
-		var st unix.Stat_t
-		if unix.Fstat(int(fd), &st) != nil {
+		st := fstat(fd)
+		if st == nil {
 			return
 		}
-		flags, err := unix.FcntlInt(fd, unix.F_GETFL, 0)
+		var err error
+		e.nonblock, e.appendMode, e.direct, err = fileFlags(fd)
 		if err != nil {
 			return
 		}
-		e.nonblock = flags&unix.O_NONBLOCK != 0
-		e.appendMode = flags&unix.O_APPEND != 0
-		e.direct = flags&unix.O_DIRECT != 0
-		e.dev, e.ino = st.Dev, st.Ino
-		switch st.Mode & unix.S_IFMT {
-		case unix.S_IFREG:
+		if _, polled := rc.(fdConn); polled {
+			// No poller waits for it: run polls it itself.
+			e.nonblock = false
+		}
+		e.dev, e.ino = st.dev, st.ino
+		switch st.kind {
+		case kindRegular:
 			e.kind = kindRegular
-		case unix.S_IFIFO:
+		case kindPipe:
 			e.kind = kindPipe
-		case unix.S_IFSOCK:
+		case kindSocket:
 			// A datagram would be cut wherever a call happens to end.
-			typ, err := unix.GetsockoptInt(int(fd), unix.SOL_SOCKET, unix.SO_TYPE)
-			if err != nil || typ != unix.SOCK_STREAM {
+			if !streamSocket(fd) {
 				return
 			}
 			e.kind = kindSocket
-		case unix.S_IFDIR:
+		case kindDir:
 			return
 		default:
 			e.kind = kindOther
@@ -225,18 +206,11 @@ type transfer struct {
 	err      error
 }
 
-// count records one call: whether it took from the source and whether it
-// handed to the destination.
-func (t *transfer) count(read, write bool) {
-	if t.c == nil {
-		return
-	}
-	t.c.kernel++
-	if read {
-		t.c.reads++
-	}
-	if write {
-		t.c.writes++
+// count records one kernel copy call. It is no read(2) or write(2), so
+// Info's Reads and Writes do not count it.
+func (t *transfer) count() {
+	if t.c != nil {
+		t.c.kernel++
 	}
 }
 
@@ -255,14 +229,14 @@ func (t *transfer) fail(name string, err error) {
 // do this copy at all, so that it has not touched either descriptor.
 func refusal(name string, err error) bool {
 	switch err {
-	case unix.EINVAL, // a descriptor whose file cannot do it; O_APPEND
-		unix.ENOSYS,     // a kernel without the call
-		unix.EXDEV,      // copy_file_range across file systems before Linux 5.19
-		unix.EOPNOTSUPP, // a file system without it (NFS)
-		unix.EBADF,      // copy_file_range into O_APPEND; a descriptor not open for it
-		unix.EPERM:      // seccomp filters in containers
+	case syscall.EINVAL, // a descriptor whose file cannot do it; O_APPEND
+		syscall.ENOSYS,     // a kernel without the call
+		syscall.EXDEV,      // copy_file_range across file systems before Linux 5.19
+		syscall.EOPNOTSUPP, // a file system without it (NFS)
+		syscall.EBADF,      // copy_file_range into O_APPEND; a descriptor not open for it
+		syscall.EPERM:      // seccomp filters in containers
 		return true
-	case unix.EIO:
+	case syscall.EIO:
 		// copy_file_range on CIFS (Go issue 42334).
 		return name == "copy_file_range"
 	}
@@ -283,9 +257,9 @@ func (t *transfer) outcome(name string, n int, err error, infd, outfd int) (int,
 		// 0). Declining lets the caller's read find out which.
 		t.declined = t.taken == 0
 		return 0, stop
-	case err == unix.EINTR:
+	case err == syscall.EINTR:
 		return 0, again
-	case err == unix.EAGAIN:
+	case err == syscall.EAGAIN:
 		return 0, blockedOn(infd, outfd)
 	}
 	t.fail(name, err)
@@ -304,7 +278,7 @@ func (t *transfer) direct(name string, call func(dst, src, n int) (int, error)) 
 	t.run(func(sfd, dfd int) next {
 		for t.src.remain > 0 {
 			n, err := call(dfd, sfd, int(min(t.src.remain, maxRound)))
-			t.count(true, true)
+			t.count()
 			n, nx := t.outcome(name, n, err, sfd, dfd)
 			if nx != again {
 				return nx
@@ -324,8 +298,8 @@ func (t *transfer) throughPipe() {
 		t.declined = true
 		return
 	}
-	defer unix.Close(pr)
-	defer unix.Close(pw)
+	defer syscall.Close(pr)
+	defer syscall.Close(pw)
 	probed := false
 	inPipe := 0 // bytes taken from the source and not yet handed on
 	t.run(func(sfd, dfd int) next {
@@ -333,11 +307,11 @@ func (t *transfer) throughPipe() {
 			// Splicing out of the empty pipe asks the destination whether
 			// it takes spliced bytes at all (EAGAIN: it does) before a
 			// byte is taken from the source.
-			_, err := t.sys.splice(dfd, pr, 1)
-			t.count(false, true)
+			_, err := t.sys.splice(dfd, pr, 1, pipeFlags)
+			t.count()
 			switch err {
-			case unix.EINTR:
-			case unix.EAGAIN, nil:
+			case syscall.EINTR:
+			case syscall.EAGAIN, nil:
 				// nil: nothing can have moved out of an empty pipe.
 				probed = true
 			default:
@@ -347,8 +321,8 @@ func (t *transfer) throughPipe() {
 		}
 		for inPipe > 0 || t.src.remain > 0 {
 			if inPipe == 0 {
-				n, err := t.sys.splice(pw, sfd, int(min(t.src.remain, maxRound)))
-				t.count(true, false)
+				n, err := t.sys.splice(pw, sfd, int(min(t.src.remain, maxRound)), pipeFlags)
+				t.count()
 				n, nx := t.outcome("splice", n, err, sfd, pw)
 				if nx != again {
 					return nx
@@ -357,8 +331,8 @@ func (t *transfer) throughPipe() {
 				inPipe = n
 				continue
 			}
-			n, err := t.sys.splice(dfd, pr, inPipe)
-			t.count(false, true)
+			n, err := t.sys.splice(dfd, pr, inPipe, pipeFlags)
+			t.count()
 			n, nx := t.outcome("splice", n, err, pr, dfd)
 			if nx != again {
 				return nx
@@ -396,11 +370,11 @@ func (t *transfer) run(step func(sfd, dfd int) next) {
 				case blocked == waitDst && t.out.nonblock:
 					return false
 				}
-				fd, events := int(sfd), int16(unix.POLLIN)
+				fd := int(sfd)
 				if blocked == waitDst {
-					fd, events = int(dfd), unix.POLLOUT
+					fd = int(dfd)
 				}
-				if perr = waitBlocking(fd, events); perr != nil {
+				if perr = waitBlocking(fd, blocked == waitDst); perr != nil {
 					return true
 				}
 			}
@@ -424,35 +398,35 @@ func (t *transfer) run(step func(sfd, dfd int) next) {
 // or a pipe and a socket fails whichever of them is not ready, so ask
 // poll(2); again means both are ready by now.
 func blockedOn(infd, outfd int) next {
-	fds := []unix.PollFd{
-		{Fd: int32(infd), Events: unix.POLLIN},
-		{Fd: int32(outfd), Events: unix.POLLOUT},
-	}
-	for {
-		_, err := unix.Poll(fds, 0)
-		if err != unix.EINTR {
-			break
-		}
-	}
 	switch {
-	case fds[0].Revents == 0:
+	case !pollNow(infd, false):
 		return waitSrc
-	case fds[1].Revents == 0:
+	case !pollNow(outfd, true):
 		return waitDst
 	}
 	return again
 }
 
-// waitBlocking waits in poll(2) until fd is ready for events, or hung up or
-// failed, which the next call reports.
-func waitBlocking(fd int, events int16) error {
-	fds := []unix.PollFd{{Fd: int32(fd), Events: events}}
+// pollNow reports whether fd is ready for reading (or writing) at once;
+// a poll that fails says ready, so that the next call reports the error.
+func pollNow(fd int, write bool) bool {
 	for {
-		_, err := unix.Poll(fds, -1)
-		if err == nil && fds[0].Revents != 0 {
+		ready, err := pollReady(fd, write, false)
+		if err != syscall.EINTR {
+			return ready || err != nil
+		}
+	}
+}
+
+// waitBlocking waits in poll(2) until fd is ready for reading (or
+// writing), or hung up or failed, which the next call reports.
+func waitBlocking(fd int, write bool) error {
+	for {
+		ready, err := pollReady(fd, write, true)
+		if err == nil && ready {
 			return nil
 		}
-		if err != nil && err != unix.EINTR {
+		if err != nil && err != syscall.EINTR {
 			return os.NewSyscallError("poll", err)
 		}
 	}
@@ -465,8 +439,8 @@ func waitBlocking(fd int, events int16) error {
 func (t *transfer) rescue(pr, n int) {
 	buf := make([]byte, min(n, 64<<10))
 	for n > 0 {
-		m, err := unix.Read(pr, buf[:min(n, len(buf))])
-		if err == unix.EINTR {
+		m, err := syscall.Read(pr, buf[:min(n, len(buf))])
+		if err == syscall.EINTR {
 			continue
 		}
 		if err != nil || m <= 0 {

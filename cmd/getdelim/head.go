@@ -43,7 +43,7 @@ func (in *input) remaining() (n int64, known bool) {
 
 // readError is the diagnostic for a failed read of in.
 func (in *input) readError(err error) error {
-	return fmt.Errorf("error reading %s: %s", quoteAlways(in.name), stream.ErrorText(err))
+	return fmt.Errorf("error reading %s: %s", quoteAlways(in.name), errorText(err))
 }
 
 // shrunk is the diagnostic for an input that ended before the size fstat
@@ -61,7 +61,7 @@ func (t *tool) headFile(operand string) (ok bool, fatal error) {
 	} else {
 		f, err := os.Open(operand)
 		if err != nil {
-			t.out.diagnose("cannot open %s for reading: %s", quoteAlways(operand), stream.ErrorText(err))
+			t.out.diagnose("cannot open %s for reading: %s", quoteAlways(operand), errorText(err))
 			return false, nil
 		}
 		in = &input{name: operand, f: f, r: stream.NewReader(f)}
@@ -69,7 +69,7 @@ func (t *tool) headFile(operand string) (ok bool, fatal error) {
 	err := t.head(in)
 	if !in.stdin {
 		if cerr := in.f.Close(); cerr != nil && err == nil {
-			err = fmt.Errorf("failed to close %s: %s", quoteAlways(operand), stream.ErrorText(cerr))
+			err = fmt.Errorf("failed to close %s: %s", quoteAlways(operand), errorText(cerr))
 		}
 	}
 	if t.cfg.stats {
@@ -132,7 +132,7 @@ func (t *tool) firstBytes(in *input) error {
 func (t *tool) giveBack(in *input) {
 	unread := in.r.Buffered()
 	if err := in.r.Sync(); err != nil {
-		t.out.diagnose("%s: cannot seek to relative offset %d: %s", quoteIfNeeded(in.name), -unread, stream.ErrorText(err))
+		t.out.diagnose("%s: cannot seek to relative offset %d: %s", quoteIfNeeded(in.name), -unread, errorText(err))
 	}
 }
 

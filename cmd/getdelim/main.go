@@ -105,17 +105,21 @@ func run(prog string, args []string, lookupEnv func(string) (string, bool)) (sta
 	return status, false
 }
 
-// applyPolicy makes --policy the process's default buffer policy by
-// setting STDIOBUF_POLICY, which every stream (the standard ones too)
-// reads when it allocates its buffer; without --policy it checks that
-// STDIOBUF_POLICY, if set, is one stream can use.
+// applyPolicy makes --policy the process's default buffer policy, which
+// every stream (the standard ones too) uses when it allocates its buffer;
+// without --policy it checks that STDIOBUF_POLICY, if set, is one stream
+// can use.
 func applyPolicy(policy string, lookupEnv func(string) (string, bool)) error {
 	if policy != "" {
-		return os.Setenv(stream.PolicyEnv, policy)
+		p, err := stream.ParsePolicy(policy)
+		if err != nil {
+			return &policyError{source: "--policy", value: policy}
+		}
+		return stream.SetDefaultPolicy(p)
 	}
-	if v, ok := lookupEnv(stream.PolicyEnv); ok && v != "" {
+	if v, ok := lookupEnv("STDIOBUF_POLICY"); ok && v != "" {
 		if _, err := stream.ParsePolicy(v); err != nil {
-			return &policyError{source: stream.PolicyEnv, value: v}
+			return &policyError{source: "STDIOBUF_POLICY", value: v}
 		}
 	}
 	return nil

@@ -37,7 +37,7 @@ type output struct {
 type writeError struct{ err error }
 
 func (e *writeError) Error() string {
-	return "error writing 'standard output': " + stream.ErrorText(e.err)
+	return "error writing 'standard output': " + errorText(e.err)
 }
 
 func (e *writeError) Unwrap() error { return e.err }

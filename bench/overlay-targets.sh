@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# overlay-targets.sh checks that the stdiobuf overlay's bufio builds on
+# every target of `go tool dist list`, with cgo off, as bufio does.
+#
+#   bench/overlay-targets.sh           every target (slow when the build
+#                                      cache is cold: each target compiles
+#                                      the runtime once)
+#   bench/overlay-targets.sh --family  one target per GOOS, plus linux/386
+#                                      for 32-bit: each of stream's build
+#                                      constraint families once (CI)
+#
+# For each target it runs `go vet -overlay=... bufio`, which type-checks
+# the generated package and its build constraints and runs vet in bufio's
+# directory (a new directory added only through an overlay breaks vet), and
+# `go build -overlay=... bufio`, which compiles it. Exit status: 0 if all
+# targets passed, 1 otherwise; the failing targets are listed.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+bin=$(mktemp -d)
+trap 'rm -rf "$bin"' EXIT
+go build -o "$bin/stdiobuf" ./cmd/stdiobuf
+overlay=$("$bin/stdiobuf" overlay)
+
+if [ "${1:-}" = --family ]; then
+	mapfile -t targets < <( (go tool dist list | awk -F/ '!seen[$1]++'; echo linux/386) | sort -u)
+else
+	mapfile -t targets < <(go tool dist list)
+fi
+
+failed=()
+start=$SECONDS
+for t in "${targets[@]}"; do
+	if out=$(CGO_ENABLED=0 GOOS=${t%/*} GOARCH=${t#*/} go vet -overlay="$overlay" bufio 2>&1 &&
+		CGO_ENABLED=0 GOOS=${t%/*} GOARCH=${t#*/} go build -overlay="$overlay" bufio 2>&1); then
+		printf '%-18s ok\n' "$t"
+	else
+		printf '%-18s FAIL\n%s\n' "$t" "$out"
+		failed+=("$t")
+	fi
+done
+echo "${#targets[@]} targets in $((SECONDS - start)) s; ${#failed[@]} failed${failed:+: ${failed[*]}}"
+[ ${#failed[@]} -eq 0 ]

@@ -1,0 +1,194 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"os/signal"
+	"path/filepath"
+	"strings"
+)
+
+// valueFlags are the go command's build and test flags that take their
+// value as the next argument when written without "=".
+var valueFlags = map[string]bool{
+	"C": true, "p": true, "o": true, "asmflags": true, "buildmode": true, "compiler": true,
+	"gccgoflags": true, "gcflags": true, "installsuffix": true, "ldflags": true, "mod": true,
+	"modfile": true, "overlay": true, "pgo": true, "pkgdir": true, "tags": true, "toolexec": true,
+	"covermode": true, "coverpkg": true, "exec": true, "coverprofile": true, "cpuprofile": true,
+	"memprofile": true, "blockprofile": true, "mutexprofile": true, "outputdir": true, "trace": true,
+	"run": true, "skip": true, "bench": true, "benchtime": true, "count": true, "cpu": true,
+	"parallel": true, "timeout": true, "list": true, "fuzz": true, "fuzztime": true,
+	"fuzzminimizetime": true, "shuffle": true, "vet": true, "memprofilerate": true,
+	"blockprofilerate": true, "mutexprofilefraction": true,
+}
+
+// goArgs is a command line for the go command, as stdiobuf reads it.
+type goArgs struct {
+	dir     string   // -C's directory, which must be the first flag
+	overlay string   // the user's own -overlay file, removed from args
+	args    []string // the rest, in order
+}
+
+// parseArgs finds -C and -overlay in the arguments of `go verb`. Scanning
+// stops at "--", at test's -args, and for run at the first argument that
+// is not a flag: what follows belongs to the program.
+func parseArgs(verb string, args []string) (goArgs, error) {
+	var g goArgs
+	for i := 0; i < len(args); i++ {
+		first, a := i == 0, args[i]
+		if a == "--" || (verb == "test" && (a == "-args" || a == "--args")) {
+			g.args = append(g.args, args[i:]...)
+			break
+		}
+		if !strings.HasPrefix(a, "-") || a == "-" {
+			if verb == "run" {
+				g.args = append(g.args, args[i:]...)
+				break
+			}
+			g.args = append(g.args, a)
+			continue
+		}
+		name, value, hasValue := strings.Cut(strings.TrimPrefix(strings.TrimPrefix(a, "-"), "-"), "=")
+		if !hasValue && valueFlags[name] {
+			if i+1 == len(args) {
+				return g, fmt.Errorf("flag needs an argument: %s", a)
+			}
+			i++
+			value = args[i]
+			if name != "overlay" {
+				g.args = append(g.args, a, value)
+			}
+		} else if name != "overlay" {
+			g.args = append(g.args, a)
+		}
+		switch name {
+		case "overlay":
+			g.overlay = value
+		case "C":
+			if first { // elsewhere go rejects it
+				g.dir = value
+			}
+		}
+	}
+	return g, nil
+}
+
+// goflagsOverlay returns the -overlay file named in GOFLAGS, if any.
+func goflagsOverlay() string {
+	var file string
+	for _, f := range strings.Fields(os.Getenv("GOFLAGS")) {
+		name, value, ok := strings.Cut(strings.TrimPrefix(strings.TrimPrefix(f, "-"), "-"), "=")
+		if ok && name == "overlay" {
+			file = value
+		}
+	}
+	return file
+}
+
+// runGo runs `go verb -overlay=FILE args` and returns go's exit status
+// as an exitError.
+func runGo(verb string, args []string) error {
+	ga, err := parseArgs(verb, args)
+	if err != nil {
+		return &exitError{msg: err.Error(), code: 2}
+	}
+	g, err := findGo(ga.dir)
+	if err != nil {
+		return err
+	}
+	ov, err := g.overlay()
+	if err != nil {
+		return err
+	}
+	file := ov.JSON
+	user := ga.overlay
+	if user == "" {
+		user = goflagsOverlay() // the command line's -overlay would override it
+	}
+	if user != "" {
+		merged, err := mergeOverlay(user, ga.dir, ov.JSON, g.tc.GOROOT)
+		if err != nil {
+			return err
+		}
+		defer os.Remove(merged)
+		file = merged
+	}
+	cmd := exec.Command(g.path, append([]string{verb, "-overlay=" + file}, ga.args...)...)
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, os.Stdout, os.Stderr
+	// A terminal's interrupt reaches go too: let go decide what it means,
+	// and report its status.
+	sig := make(chan os.Signal, 1)
+	signal.Notify(sig, os.Interrupt)
+	defer signal.Stop(sig)
+	if err := cmd.Run(); err != nil {
+		if _, ok := err.(*exec.ExitError); ok {
+			return &exitError{code: exitCode(err)}
+		}
+		return err
+	}
+	return nil
+}
+
+// mergeOverlay writes a temporary overlay with the replacements of the
+// user's overlay file and of stdiobuf's, and returns its path. A user
+// overlay that replaces a file of bufio's directory is refused.
+func mergeOverlay(user, dir, ours, goroot string) (string, error) {
+	userPath := user
+	if !filepath.IsAbs(userPath) && dir != "" {
+		userPath = filepath.Join(dir, userPath)
+	}
+	var u, o overlayFile
+	if err := readJSON(userPath, &u); err != nil {
+		return "", fmt.Errorf("-overlay %s: %v", user, err)
+	}
+	if err := readJSON(ours, &o); err != nil {
+		return "", err
+	}
+	bufioDir := filepath.Join(goroot, "src", "bufio")
+	for from, to := range u.Replace {
+		abs := from
+		if !filepath.IsAbs(abs) {
+			if abs, _ = filepath.Abs(filepath.Join(dir, from)); abs == "" {
+				abs = from
+			}
+		}
+		if filepath.Dir(filepath.Clean(abs)) == bufioDir {
+			return "", fmt.Errorf("-overlay %s replaces %s, which stdiobuf's overlay replaces with stream; use one or the other", user, from)
+		}
+		o.Replace[from] = to
+	}
+	f, err := os.CreateTemp("", "stdiobuf-overlay-*.json")
+	if err != nil {
+		return "", err
+	}
+	err = json.NewEncoder(f).Encode(o)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		os.Remove(f.Name())
+		return "", err
+	}
+	return f.Name(), nil
+}
+
+// overlayFile is the go command's -overlay format.
+type overlayFile struct {
+	Replace map[string]string
+}
+
+func readJSON(path string, v *overlayFile) error {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return err
+	}
+	if err := json.Unmarshal(b, v); err != nil {
+		return err
+	}
+	if v.Replace == nil {
+		v.Replace = make(map[string]string)
+	}
+	return nil
+}

@@ -1,0 +1,238 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+func TestParseArgs(t *testing.T) {
+	tests := []struct {
+		verb string
+		args []string
+		want goArgs
+	}{
+		{"build", []string{"./..."}, goArgs{args: []string{"./..."}}},
+		{"build", []string{"-overlay=o.json", "-o", "x", "."}, goArgs{overlay: "o.json", args: []string{"-o", "x", "."}}},
+		{"build", []string{"--overlay", "o.json", "."}, goArgs{overlay: "o.json", args: []string{"."}}},
+		{"build", []string{"-C", "d", "-tags", "t", "."}, goArgs{dir: "d", args: []string{"-C", "d", "-tags", "t", "."}}},
+		{"build", []string{"-C=d", "."}, goArgs{dir: "d", args: []string{"-C=d", "."}}},
+		{"build", []string{"-v", "-C", "d"}, goArgs{args: []string{"-v", "-C", "d"}}}, // go rejects a late -C
+		{"run", []string{"-race", "main.go", "-overlay=x"}, goArgs{args: []string{"-race", "main.go", "-overlay=x"}}},
+		{"run", []string{"-o", "bin", ".", "arg"}, goArgs{args: []string{"-o", "bin", ".", "arg"}}},
+		{"test", []string{"./...", "-run", "X", "-overlay=o"}, goArgs{overlay: "o", args: []string{"./...", "-run", "X"}}},
+		{"test", []string{".", "-args", "-overlay=o"}, goArgs{args: []string{".", "-args", "-overlay=o"}}},
+		{"vet", []string{"--", "-overlay=o"}, goArgs{args: []string{"--", "-overlay=o"}}},
+	}
+	for _, tt := range tests {
+		got, err := parseArgs(tt.verb, tt.args)
+		if err != nil {
+			t.Errorf("parseArgs(%s, %q): %v", tt.verb, tt.args, err)
+			continue
+		}
+		if diff := cmp.Diff(tt.want, got, cmp.AllowUnexported(goArgs{})); diff != "" {
+			t.Errorf("parseArgs(%s, %q) -want +got:\n%s", tt.verb, tt.args, diff)
+		}
+	}
+	if _, err := parseArgs("build", []string{"-o"}); err == nil || err.Error() != "flag needs an argument: -o" {
+		t.Errorf("parseArgs(build, -o): %v, want flag needs an argument", err)
+	}
+}
+
+func writeOverlay(t *testing.T, path string, replace map[string]string) {
+	t.Helper()
+	b, err := json.Marshal(overlayFile{Replace: replace})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestMergeOverlay(t *testing.T) {
+	dir := t.TempDir()
+	goroot := filepath.Join(dir, "goroot")
+	ours := filepath.Join(dir, "ours.json")
+	bufioFile := filepath.Join(goroot, "src", "bufio", "bufio.go")
+	writeOverlay(t, ours, map[string]string{bufioFile: "/cache/bufio.go"})
+
+	user := filepath.Join(dir, "user.json")
+	writeOverlay(t, user, map[string]string{"/src/x/a.go": "/tmp/a.go"})
+	merged, err := mergeOverlay(user, "", ours, goroot)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer os.Remove(merged)
+	var got overlayFile
+	if err := readJSON(merged, &got); err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]string{bufioFile: "/cache/bufio.go", "/src/x/a.go": "/tmp/a.go"}
+	if diff := cmp.Diff(want, got.Replace); diff != "" {
+		t.Errorf("merged -want +got:\n%s", diff)
+	}
+
+	clash := filepath.Join(dir, "clash.json")
+	writeOverlay(t, clash, map[string]string{filepath.Join(goroot, "src", "bufio", "scan.go"): ""})
+	if _, err := mergeOverlay(clash, "", ours, goroot); err == nil || !strings.Contains(err.Error(), "replaces "+filepath.Join(goroot, "src", "bufio", "scan.go")) {
+		t.Errorf("merging an overlay of bufio's files: %v, want a refusal naming scan.go", err)
+	}
+	if _, err := mergeOverlay(filepath.Join(dir, "missing.json"), "", ours, goroot); err == nil || !strings.Contains(err.Error(), "missing.json") {
+		t.Errorf("merging a missing overlay: %v, want an error naming it", err)
+	}
+}
+
+// stdiobufBin is the command built once for the tests that run it, in
+// testDir, which the tests' builds share.
+var stdiobufBin, testDir string
+
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "stdiobuf-test-")
+	if err != nil {
+		panic(err)
+	}
+	testDir = dir
+	bin := filepath.Join(dir, "stdiobuf")
+	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err == nil {
+		stdiobufBin = bin
+	} else {
+		os.Stderr.Write(out)
+	}
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+// runStdiobuf runs the command with env added to the environment, in dir,
+// and returns its standard output, standard error and exit status.
+func runStdiobuf(t *testing.T, dir string, env []string, args ...string) (stdout, stderr string, code int) {
+	t.Helper()
+	if stdiobufBin == "" {
+		t.Skip("cmd/stdiobuf did not build (no go command?)")
+	}
+	cmd := exec.Command(stdiobufBin, args...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), env...)
+	var out, errb strings.Builder
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	err := cmd.Run()
+	if err != nil {
+		if _, ok := err.(*exec.ExitError); !ok {
+			t.Fatal(err)
+		}
+	}
+	return out.String(), errb.String(), cmd.ProcessState.ExitCode()
+}
+
+// fakeGo puts a go command made of script first on a PATH and returns
+// that PATH.
+func fakeGo(t *testing.T, script string) string {
+	t.Helper()
+	if runtime.GOOS == "windows" {
+		t.Skip("the fake go command is a shell script")
+	}
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "go"), []byte("#!/bin/sh\n"+script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return dir + string(os.PathListSeparator) + os.Getenv("PATH")
+}
+
+// cacheEnv points the user cache directory at dir.
+func cacheEnv(dir string) []string {
+	return []string{"XDG_CACHE_HOME=" + dir, "HOME=" + dir}
+}
+
+func TestBadInput(t *testing.T) {
+	if testing.Short() {
+		t.Skip("generates an overlay; -short skips it")
+	}
+	realGo, err := exec.LookPath("go")
+	if err != nil {
+		t.Skip("no go command")
+	}
+	goroot, err := exec.Command(realGo, "env", "GOROOT").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A GOROOT whose bufio has a function stream lacks.
+	fake := t.TempDir()
+	bufioDir := filepath.Join(fake, "src", "bufio")
+	if err := os.MkdirAll(bufioDir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	entries, err := os.ReadDir(filepath.Join(strings.TrimSpace(string(goroot)), "src", "bufio"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range entries {
+		b, err := os.ReadFile(filepath.Join(strings.TrimSpace(string(goroot)), "src", "bufio", e.Name()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if e.Name() == "scan.go" {
+			b = append(b, "\n// ScanSentences is new in this fake release.\nfunc ScanSentences(data []byte, atEOF bool) (int, []byte, error) { return 0, nil, nil }\n"...)
+		}
+		if err := os.WriteFile(filepath.Join(bufioDir, e.Name()), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	notDir := filepath.Join(t.TempDir(), "file")
+	if err := os.WriteFile(notDir, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+
+	tests := []struct {
+		name     string
+		env      []string
+		args     []string
+		wantCode int
+		wantLine string // standard error's first line holds it
+		oneLine  bool   // and standard error is that one line
+	}{
+		{"go fails", []string{"PATH=" + fakeGo(t, "echo 'go: simulated failure' >&2; exit 3\n")}, []string{"build", "."},
+			3, "stdiobuf: go env GOROOT GOVERSION: go: simulated failure", true},
+		{"bufio API stream lacks", []string{"PATH=" + fakeGo(t, "if [ \"$1\" = env ]; then echo "+fake+"; echo go1.99.1; exit 0; fi\nexit 9\n")}, []string{"build", "."},
+			1, "stdiobuf: bufio API mismatch: go1.99.1's bufio has ScanSentences (func([]byte, bool) (int, []byte, error)), which stream lacks", true},
+		{"unwritable cache", cacheEnv(filepath.Join(notDir, "cache")), []string{"build", "."},
+			1, "stdiobuf: cache directory: mkdir " + notDir + ": not a directory", true},
+		{"flag go rejects", nil, []string{"build", "-notaflag", "."},
+			2, "flag provided but not defined: -notaflag", false},
+		{"unknown command", nil, []string{"frobnicate"},
+			2, `stdiobuf: unknown command "frobnicate" (run stdiobuf help)`, true},
+		{"overlay replacing bufio", nil, []string{"build", "-overlay=" + filepath.Join(fake, "o.json"), "."},
+			1, "replaces " + filepath.Join(strings.TrimSpace(string(goroot)), "src", "bufio", "bufio.go") + ", which stdiobuf's overlay replaces", true},
+	}
+	writeOverlay(t, filepath.Join(fake, "o.json"), map[string]string{filepath.Join(strings.TrimSpace(string(goroot)), "src", "bufio", "bufio.go"): ""})
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			env := append(testCacheEnv(), tt.env...)
+			_, stderr, code := runStdiobuf(t, t.TempDir(), env, tt.args...)
+			if code != tt.wantCode {
+				t.Errorf("exit status %d, want %d; stderr:\n%s", code, tt.wantCode, stderr)
+			}
+			first, rest, _ := strings.Cut(stderr, "\n")
+			if !strings.Contains(first, tt.wantLine) || (tt.oneLine && rest != "") {
+				t.Errorf("stderr:\n%s\nwant first line with %q (and no more: %v)", stderr, tt.wantLine, tt.oneLine)
+			}
+		})
+	}
+	// Nothing partial was left in the cache by the failures.
+	shared := filepath.Join(testDir, "cache", "stdiobuf")
+	entries, err = os.ReadDir(shared)
+	if err != nil && !os.IsNotExist(err) {
+		t.Fatal(err)
+	}
+	for _, e := range entries {
+		if _, err := os.Stat(filepath.Join(shared, e.Name(), "overlay.json")); err != nil {
+			t.Errorf("cache entry %s has no overlay.json: a partial overlay", e.Name())
+		}
+	}
+}

@@ -1,0 +1,87 @@
+package main
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+)
+
+// overlayOnce generates the overlay for the tests, once, into a cache in
+// testDir.
+var overlayOnce struct {
+	once sync.Once
+	path string
+	err  error
+}
+
+// testCacheEnv is the environment that points stdiobuf at the tests'
+// cache.
+func testCacheEnv() []string { return cacheEnv(filepath.Join(testDir, "cache")) }
+
+func testOverlay(t *testing.T) string {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("generates an overlay and compiles with it; -short skips it")
+	}
+	if stdiobufBin == "" {
+		t.Skip("cmd/stdiobuf did not build")
+	}
+	overlayOnce.once.Do(func() {
+		cmd := exec.Command(stdiobufBin, "overlay")
+		cmd.Env = append(os.Environ(), testCacheEnv()...)
+		var stderr strings.Builder
+		cmd.Stderr = &stderr
+		out, err := cmd.Output()
+		if err != nil {
+			overlayOnce.err = &exitError{msg: "stdiobuf overlay: " + err.Error() + ": " + stderr.String()}
+		}
+		overlayOnce.path = strings.TrimSpace(string(out))
+	})
+	if overlayOnce.err != nil {
+		t.Fatal(overlayOnce.err)
+	}
+	return overlayOnce.path
+}
+
+// TestGoBufioTests runs the toolchain's own bufio tests on the generated
+// bufio. The only change to them is export_test.go's defaultBufSize, which
+// stream calls bufioSize (internal/overlay's testRenames).
+func TestGoBufioTests(t *testing.T) {
+	ov := testOverlay(t)
+	out, err := exec.Command("go", "test", "-count=1", "-overlay="+ov, "bufio").CombinedOutput()
+	if err != nil {
+		t.Fatalf("go test -overlay bufio: %v\n%s", err, out)
+	}
+	t.Logf("%s", out)
+}
+
+// TestOverlayStaysLight checks the generated bufio's dependencies: bufio's
+// own, those of package os, which stream needs for the standard streams
+// and which every program that hands bufio a file links anyway, strconv
+// for stdbuf's sizes and math for its constants; nothing else: no fmt, reflect or
+// path/filepath pulled into every program.
+func TestOverlayStaysLight(t *testing.T) {
+	ov := testOverlay(t)
+	deps := func(args ...string) map[string]bool {
+		out, err := exec.Command("go", append([]string{"list", "-deps"}, args...)...).Output()
+		if err != nil {
+			t.Fatalf("go list -deps %q: %v", args, err)
+		}
+		m := make(map[string]bool)
+		for _, p := range strings.Fields(string(out)) {
+			m[p] = true
+		}
+		return m
+	}
+	allowed := deps("bufio", "os", "internal/syscall/unix", "strconv", "math")
+	ours := deps("-overlay="+ov, "bufio")
+	for p := range ours {
+		if !allowed[p] {
+			t.Errorf("the generated bufio depends on %s, which neither bufio nor os needs", p)
+		}
+	}
+	t.Logf("go list -deps bufio: %d packages; with the overlay: %d", len(deps("bufio")), len(ours))
+}

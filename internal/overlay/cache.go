@@ -1,0 +1,140 @@
+package overlay
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"time"
+)
+
+// Names inside an overlay's directory.
+const (
+	overlayFile = "overlay.json" // go's -overlay file
+	versionFile = "VERSION"      // what the overlay was made for, one line
+	filesDir    = "bufio"        // the generated package's files
+	checkFile   = "check.json"   // the overlay for the compile check, at the temporary paths
+	tmpPrefix   = ".tmp-"        // a directory being written
+	staleAfter  = time.Hour      // a temporary directory this old was left by a killed generator
+)
+
+// overlayJSON is go's -overlay file format.
+type overlayJSON struct {
+	Replace map[string]string
+}
+
+// replacements maps each file of the toolchain's bufio to its generated
+// file under dir, or to "" (deleted) if the generated package has no file
+// of that name, and adds the generated files stream has and bufio lacks.
+func replacements(std *pkgFiles, goroot, dir string, gen map[string][]byte) map[string]string {
+	r := make(map[string]string)
+	for name := range std.files {
+		if !strings.HasSuffix(name, "_test.go") {
+			r[filepath.Join(bufioDir(goroot), name)] = ""
+		}
+	}
+	for name := range gen {
+		r[filepath.Join(bufioDir(goroot), name)] = filepath.Join(dir, filesDir, name)
+	}
+	return r
+}
+
+// publish writes gen into a temporary directory beside ov.Dir, compiles it
+// with goCmd, and renames it to ov.Dir. If another generator published
+// the same overlay first, its result stands and this one is dropped.
+func publish(tc Toolchain, std *pkgFiles, gen map[string][]byte, ov *Overlay, goCmd string) error {
+	root := filepath.Dir(ov.Dir)
+	if err := os.MkdirAll(root, 0o755); err != nil {
+		return fmt.Errorf("%w: %v", ErrCache, err)
+	}
+	removeStale(root)
+	tmp, err := os.MkdirTemp(root, tmpPrefix+filepath.Base(ov.Dir)+"-")
+	if err != nil {
+		return fmt.Errorf("%w: %v", ErrCache, err)
+	}
+	defer os.RemoveAll(tmp) // a no-op once renamed
+	if err := writeOverlay(tmp, tc, std, gen, ov); err != nil {
+		return fmt.Errorf("%w: %v", ErrCache, err)
+	}
+	if err := compile(goCmd, filepath.Join(tmp, checkFile), tmp); err != nil {
+		return fmt.Errorf("%w with %s: %v", ErrCompile, tc.GOVERSION, err)
+	}
+	if err := os.Remove(filepath.Join(tmp, checkFile)); err != nil {
+		return fmt.Errorf("%w: %v", ErrCache, err)
+	}
+	if err := os.Rename(tmp, ov.Dir); err != nil {
+		if _, statErr := os.Stat(ov.JSON); statErr == nil {
+			return nil // another generator won the race; its overlay is the same
+		}
+		return fmt.Errorf("%w: %v", ErrCache, err)
+	}
+	ov.Generated = true
+	return nil
+}
+
+// writeOverlay writes the generated files, the overlay file naming them
+// at their published paths, the check overlay naming them where they are
+// now, and the version file.
+func writeOverlay(tmp string, tc Toolchain, std *pkgFiles, gen map[string][]byte, ov *Overlay) error {
+	if err := os.Mkdir(filepath.Join(tmp, filesDir), 0o755); err != nil {
+		return err
+	}
+	for name, b := range gen {
+		if err := os.WriteFile(filepath.Join(tmp, filesDir, name), b, 0o644); err != nil {
+			return err
+		}
+	}
+	for file, dir := range map[string]string{overlayFile: ov.Dir, checkFile: tmp} {
+		b, err := json.MarshalIndent(overlayJSON{replacements(std, tc.GOROOT, dir, gen)}, "", "\t")
+		if err != nil {
+			return err
+		}
+		if err := os.WriteFile(filepath.Join(tmp, file), append(b, '\n'), 0o644); err != nil {
+			return err
+		}
+	}
+	v := fmt.Sprintf("%s %s stream %s\n", tc.GOVERSION, tc.GOROOT, ov.Version)
+	return os.WriteFile(filepath.Join(tmp, versionFile), []byte(v), 0o644)
+}
+
+// compile builds bufio with the overlay, in dir, where no go.mod can pick
+// another toolchain; GOFLAGS is cleared so a user's flags cannot change
+// what is checked.
+func compile(goCmd, overlay, dir string) error {
+	cmd := exec.Command(goCmd, "build", "-overlay="+overlay, "bufio")
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "GOFLAGS=", "GOTOOLCHAIN=local")
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		msg := strings.TrimSpace(string(bytes.ReplaceAll(out, []byte(dir+string(filepath.Separator)), nil)))
+		if msg == "" {
+			msg = err.Error()
+		}
+		return fmt.Errorf("%s", strings.ReplaceAll(msg, "\n", "; "))
+	}
+	return nil
+}
+
+// removeStale removes temporary directories left in root by generators
+// that were killed mid-way.
+func removeStale(root string) {
+	entries, _ := os.ReadDir(root)
+	for _, e := range entries {
+		if !strings.HasPrefix(e.Name(), tmpPrefix) {
+			continue
+		}
+		if info, err := e.Info(); err == nil && time.Since(info.ModTime()) > staleAfter {
+			os.RemoveAll(filepath.Join(root, e.Name()))
+		}
+	}
+}
+
+// ReadVersion returns the version line of the overlay in dir: the Go
+// version and GOROOT it was made for and stream's version.
+func ReadVersion(dir string) (string, error) {
+	b, err := os.ReadFile(filepath.Join(dir, versionFile))
+	return strings.TrimSpace(string(b)), err
+}

@@ -1,0 +1,88 @@
+package overlay
+
+import (
+	"crypto/sha256"
+	"embed"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io/fs"
+	"path"
+	"sort"
+	"strings"
+)
+
+// generatorSource is this package's own source: it is part of the cache
+// key, so a changed generator never reuses an overlay made by an older
+// one.
+//
+//go:embed *.go
+var generatorSource embed.FS
+
+// isSource reports whether name is a Go file that goes into a package
+// build, not a test.
+func isSource(name string) bool {
+	return strings.HasSuffix(name, ".go") && !strings.HasSuffix(name, "_test.go")
+}
+
+// sourceFiles reads the non-test Go files of stream and of its std twins
+// from src, keyed by their slash path in src. The twins' directory may be
+// missing: then stream must have no seam files.
+func sourceFiles(src fs.FS) (map[string][]byte, error) {
+	files := make(map[string][]byte)
+	for _, dir := range []string{streamDir, seamDir} {
+		entries, err := fs.ReadDir(src, dir)
+		if err != nil {
+			if dir == seamDir && errors.Is(err, fs.ErrNotExist) {
+				continue
+			}
+			return nil, fmt.Errorf("%w: %v", ErrSource, err)
+		}
+		for _, e := range entries {
+			if e.IsDir() || !isSource(e.Name()) {
+				continue
+			}
+			name := path.Join(dir, e.Name())
+			b, err := fs.ReadFile(src, name)
+			if err != nil {
+				return nil, fmt.Errorf("%w: %v", ErrSource, err)
+			}
+			files[name] = b
+		}
+	}
+	if len(files) == 0 {
+		return nil, fmt.Errorf("%w: no Go files in %s", ErrSource, streamDir)
+	}
+	return files, nil
+}
+
+// hashFiles returns a hex SHA-256 over the names and contents of files,
+// in name order.
+func hashFiles(files map[string][]byte) string {
+	names := make([]string, 0, len(files))
+	for n := range files {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	h := sha256.New()
+	for _, n := range names {
+		fmt.Fprintf(h, "%s %d\n", n, len(files[n]))
+		h.Write(files[n])
+	}
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+// cacheKey names the overlay for tc, stream's files and this generator.
+// GOROOT is in it because the overlay maps files by their GOROOT path.
+func cacheKey(tc Toolchain, files map[string][]byte) string {
+	gen := make(map[string][]byte)
+	entries, _ := fs.ReadDir(generatorSource, ".")
+	for _, e := range entries {
+		if isSource(e.Name()) {
+			gen[e.Name()], _ = fs.ReadFile(generatorSource, e.Name())
+		}
+	}
+	h := sha256.New()
+	fmt.Fprintf(h, "%s\n%s\n%s\n%s\n", tc.GOVERSION, tc.GOROOT, hashFiles(files), hashFiles(gen))
+	return hex.EncodeToString(h.Sum(nil))[:16]
+}

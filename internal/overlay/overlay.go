@@ -1,0 +1,115 @@
+// Package overlay generates the go command overlay that compiles package
+// stream as the standard library's bufio, so that a whole program, its
+// dependencies and the standard library included, gets stream's buffering
+// without a source change (cmd/stdiobuf runs the go command with it).
+//
+// The overlay is made from stream's own source, carried by the stdiobuf
+// binary: the package is renamed bufio; its platform seam, the sys_*.go
+// files that import golang.org/x/sys, is swapped for the std twins in
+// internal/stdseam, which use only the standard library; and bufioapi.go,
+// the one file that imports bufio, is swapped for the toolchain's own
+// declarations of the same names, so error values, SplitFunc and
+// MaxScanTokenSize are bufio's by construction. Before it is published the
+// result is checked against the toolchain's bufio API and compiled.
+//
+// Overlays are written once per toolchain (version and GOROOT), stream
+// source and generator source into a cache directory, atomically: a
+// generator writes into a temporary directory and renames it into place,
+// so a reader never sees half an overlay, and of two concurrent generators
+// one rename wins and the other uses its result.
+package overlay
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+)
+
+// Toolchain is the Go toolchain an overlay is made for: the one that will
+// compile with it.
+type Toolchain struct {
+	GOROOT    string // as `go env GOROOT` reports it
+	GOVERSION string // as `go env GOVERSION` reports it, such as go1.26.8
+}
+
+// Overlay is a published overlay.
+type Overlay struct {
+	Dir     string // the overlay's cache directory
+	JSON    string // the overlay file, for go's -overlay flag
+	Key     string // the cache key: toolchain, stream and generator
+	Version string // stream's version: a hash of its source and std twins
+	// Generated is true if this call made the overlay, false if it was
+	// already in the cache.
+	Generated bool
+}
+
+// Errors the generator returns, wrapped with the details.
+var (
+	// ErrAPI means the generated bufio lacks a name of the toolchain's
+	// bufio API, or declares it differently.
+	ErrAPI = errors.New("bufio API mismatch")
+	// ErrSource means stream's source cannot be made into bufio: a seam
+	// file without its std twin, or a file that does not parse.
+	ErrSource = errors.New("stream source")
+	// ErrCompile means the generated bufio does not compile.
+	ErrCompile = errors.New("generated bufio does not compile")
+	// ErrCache means the cache directory cannot be written.
+	ErrCache = errors.New("cache directory")
+)
+
+// Source directories inside the fs.FS handed to Generate.
+const (
+	streamDir = "stream"
+	seamDir   = "internal/stdseam"
+)
+
+// bufioDir is bufio's directory in a GOROOT.
+func bufioDir(goroot string) string {
+	return filepath.Join(goroot, "src", "bufio")
+}
+
+// Generate returns the overlay for tc made from src, which holds stream's
+// source under stream/ and the std twins of its seam under
+// internal/stdseam/ (test files are ignored). An overlay already in
+// cacheDir is reused; otherwise one is generated, checked against tc's
+// bufio API, compiled with goCmd (tc's go command) and published into
+// cacheDir. On error nothing is published.
+func Generate(tc Toolchain, src fs.FS, cacheDir, goCmd string) (*Overlay, error) {
+	files, err := sourceFiles(src)
+	if err != nil {
+		return nil, err
+	}
+	ov := &Overlay{Version: hashFiles(files)[:12]}
+	ov.Key = cacheKey(tc, files)
+	ov.Dir = filepath.Join(cacheDir, tc.GOVERSION+"-"+ov.Key)
+	ov.JSON = filepath.Join(ov.Dir, overlayFile)
+	if _, err := os.Stat(ov.JSON); err == nil {
+		return ov, nil
+	}
+	std, err := parseDir(bufioDir(tc.GOROOT))
+	if err != nil {
+		return nil, fmt.Errorf("%s's bufio: %w", tc.GOVERSION, err)
+	}
+	gen, err := generate(tc, std, files)
+	if err != nil {
+		return nil, err
+	}
+	if err := publish(tc, std, gen, ov, goCmd); err != nil {
+		return nil, err
+	}
+	return ov, nil
+}
+
+// generate makes the files of the generated bufio and checks its API.
+func generate(tc Toolchain, std *pkgFiles, files map[string][]byte) (map[string][]byte, error) {
+	gen, err := transform(files, std)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", tc.GOVERSION, err)
+	}
+	if err := checkAPI(std, gen); err != nil {
+		return nil, fmt.Errorf("%w: %s's bufio has %v", ErrAPI, tc.GOVERSION, err)
+	}
+	return gen, nil
+}

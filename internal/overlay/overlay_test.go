@@ -1,0 +1,378 @@
+package overlay
+
+import (
+	"encoding/json"
+	"errors"
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"testing/fstest"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// toolchain returns the toolchain on PATH and its go command, or skips.
+func toolchain(t *testing.T) (Toolchain, string) {
+	t.Helper()
+	out, err := exec.Command("go", "env", "GOROOT", "GOVERSION").Output()
+	if err != nil {
+		t.Skipf("no go command to generate for: %v", err)
+	}
+	f := strings.Fields(string(out))
+	return Toolchain{GOROOT: f[0], GOVERSION: f[1]}, filepath.Join(f[0], "bin", "go")
+}
+
+// toyStream returns a source tree shaped like stream's made from the
+// toolchain's own bufio: its files renamed package stream, with the names
+// a stream must take from bufio (error values, SplitFunc,
+// MaxScanTokenSize) moved to a bufioapi.go that imports bufio. Generating
+// from it must give back a bufio that compiles and has bufio's API.
+func toyStream(t *testing.T, goroot string) fstest.MapFS {
+	t.Helper()
+	fsys := fstest.MapFS{}
+	var api []string
+	for _, name := range []string{"bufio.go", "scan.go"} {
+		b, err := os.ReadFile(filepath.Join(goroot, "src", "bufio", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		fset := token.NewFileSet()
+		f, err := parser.ParseFile(fset, name, b, parser.ParseComments)
+		if err != nil {
+			t.Fatal(err)
+		}
+		src := string(b)
+		// Cut declarations from the end so earlier offsets stay valid.
+		for i := len(f.Decls) - 1; i >= 0; i-- {
+			gd, ok := f.Decls[i].(*ast.GenDecl)
+			if !ok || gd.Tok == token.IMPORT {
+				continue
+			}
+			var names []string
+			for _, s := range gd.Specs {
+				names = append(names, specNames(s)...)
+			}
+			if !takenFromBufio(names) {
+				continue
+			}
+			for _, n := range names {
+				switch gd.Tok {
+				case token.VAR:
+					api = append(api, "var "+n+" = bufio."+n)
+				case token.CONST:
+					api = append(api, "const "+n+" = bufio."+n)
+				case token.TYPE:
+					api = append(api, "type "+n+" = bufio."+n)
+				}
+			}
+			start, end := fset.Position(docPos(gd.Doc, gd.Pos())).Offset, fset.Position(gd.End()).Offset
+			src = src[:start] + src[end:]
+		}
+		src = strings.Replace(src, "package bufio", "package stream", 1)
+		// The cut declarations may have been the only users of errors.
+		if !usesPackage(t, src, "errors") {
+			src = strings.Replace(src, "\t\"errors\"\n", "", 1)
+		}
+		fsys["stream/"+name] = &fstest.MapFile{Data: []byte(src)}
+	}
+	fsys["stream/"+apiFile] = &fstest.MapFile{Data: []byte("package stream\n\nimport \"bufio\"\n\n" + strings.Join(api, "\n") + "\n")}
+	fsys["stream/toy_test.go"] = &fstest.MapFile{Data: []byte("package stream\n\nthis is not Go, and a test file is never read\n")}
+	return fsys
+}
+
+// usesPackage reports whether Go source src refers to package pkg.
+func usesPackage(t *testing.T, src, pkg string) bool {
+	f, err := parser.ParseFile(token.NewFileSet(), "", src, parser.SkipObjectResolution)
+	if err != nil {
+		t.Fatal(err)
+	}
+	used := false
+	ast.Inspect(f, func(n ast.Node) bool {
+		if sel, ok := n.(*ast.SelectorExpr); ok {
+			if x, ok := sel.X.(*ast.Ident); ok && x.Name == pkg {
+				used = true
+			}
+		}
+		return true
+	})
+	return used
+}
+
+func takenFromBufio(names []string) bool {
+	for _, n := range names {
+		if strings.HasPrefix(n, "Err") || n == "SplitFunc" || n == "MaxScanTokenSize" {
+			return true
+		}
+	}
+	return false
+}
+
+func TestGenerateToy(t *testing.T) {
+	if testing.Short() {
+		t.Skip("compiles bufio; -short skips it")
+	}
+	tc, goCmd := toolchain(t)
+	cache := t.TempDir()
+	ov, err := Generate(tc, toyStream(t, tc.GOROOT), cache, goCmd)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !ov.Generated {
+		t.Error("first Generate did not generate")
+	}
+	var o overlayJSON
+	b, err := os.ReadFile(ov.JSON)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(b, &o); err != nil {
+		t.Fatal(err)
+	}
+	bufio := filepath.Join(tc.GOROOT, "src", "bufio")
+	want := map[string]string{
+		filepath.Join(bufio, "bufio.go"):    filepath.Join(ov.Dir, "bufio", "bufio.go"),
+		filepath.Join(bufio, "scan.go"):     filepath.Join(ov.Dir, "bufio", "scan.go"),
+		filepath.Join(bufio, "bufioapi.go"): filepath.Join(ov.Dir, "bufio", "bufioapi.go"),
+	}
+	if diff := cmp.Diff(want, o.Replace); diff != "" {
+		t.Errorf("overlay -want +got:\n%s", diff)
+	}
+	api, err := os.ReadFile(filepath.Join(ov.Dir, "bufio", apiFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range []string{"package bufio", `import "errors"`, `ErrFinalToken = errors.New("final token")`, "type SplitFunc func(", "MaxScanTokenSize = 64 * 1024"} {
+		if !strings.Contains(string(api), s) {
+			t.Errorf("generated %s lacks %q:\n%s", apiFile, s, api)
+		}
+	}
+	again, err := Generate(tc, toyStream(t, tc.GOROOT), cache, goCmd)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if again.Generated || again.JSON != ov.JSON {
+		t.Errorf("second Generate: generated %v at %s, want the cached %s", again.Generated, again.JSON, ov.JSON)
+	}
+	// The overlay's bufio passes a build and vet in bufio's directory.
+	for _, verb := range []string{"build", "vet"} {
+		if out, err := exec.Command(goCmd, verb, "-overlay="+ov.JSON, "bufio").CombinedOutput(); err != nil {
+			t.Errorf("go %s -overlay bufio: %v\n%s", verb, err, out)
+		}
+	}
+}
+
+// TestGenerateConcurrent runs generators at once on one cache: all must
+// succeed with the same overlay, exactly one generates it, and no
+// temporary directory is left.
+func TestGenerateConcurrent(t *testing.T) {
+	if testing.Short() {
+		t.Skip("compiles bufio; -short skips it")
+	}
+	tc, goCmd := toolchain(t)
+	cache := t.TempDir()
+	src := toyStream(t, tc.GOROOT)
+	const n = 4
+	var wg sync.WaitGroup
+	results := make([]*Overlay, n)
+	errs := make([]error, n)
+	for i := range n {
+		wg.Go(func() { results[i], errs[i] = Generate(tc, src, cache, goCmd) })
+	}
+	wg.Wait()
+	generated := 0
+	for i := range n {
+		if errs[i] != nil {
+			t.Fatalf("generator %d: %v", i, errs[i])
+		}
+		if results[i].JSON != results[0].JSON {
+			t.Errorf("generator %d: overlay %s, want %s", i, results[i].JSON, results[0].JSON)
+		}
+		if results[i].Generated {
+			generated++
+		}
+	}
+	if generated > 1 {
+		t.Errorf("%d generators published, want at most one", generated)
+	}
+	entries, err := os.ReadDir(cache)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, e := range entries {
+		names = append(names, e.Name())
+	}
+	if diff := cmp.Diff([]string{filepath.Base(results[0].Dir)}, names); diff != "" {
+		t.Errorf("cache holds -want +got:\n%s", diff)
+	}
+	if _, err := os.Stat(filepath.Join(results[0].Dir, checkFile)); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("published overlay has %s: %v", checkFile, err)
+	}
+}
+
+// fakeGOROOT copies the toolchain's bufio into a temporary GOROOT and
+// appends extra to bufio.go.
+func fakeGOROOT(t *testing.T, goroot, extra string) string {
+	t.Helper()
+	fake := t.TempDir()
+	dir := filepath.Join(fake, "src", "bufio")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	entries, err := os.ReadDir(filepath.Join(goroot, "src", "bufio"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range entries {
+		b, err := os.ReadFile(filepath.Join(goroot, "src", "bufio", e.Name()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if e.Name() == "bufio.go" {
+			b = append(b, extra...)
+		}
+		if err := os.WriteFile(filepath.Join(dir, e.Name()), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return fake
+}
+
+func TestGenerateRefusesAPIMismatch(t *testing.T) {
+	tc, _ := toolchain(t)
+	tests := []struct {
+		name  string
+		extra string // appended to the fake GOROOT's bufio.go
+		want  string // in the error
+	}{
+		{"new func", "\nfunc NewThing(n int) *Reader { return nil }\n", "NewThing (func(int) (*Reader)), which stream lacks"},
+		{"new method", "\nfunc (b *Reader) Peek2() {}\n", "(*Reader).Peek2 (func()), which stream lacks"},
+		{"new var", "\nvar ErrNew = errors.New(\"new\")\n", "ErrNew (var), which stream lacks"},
+		{"new field", "\ntype Pair struct{ A int }\n", "Pair (type struct), which stream lacks; Pair.A (field int), which stream lacks"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			fake := Toolchain{GOROOT: fakeGOROOT(t, tc.GOROOT, tt.extra), GOVERSION: "go1.99"}
+			cache := t.TempDir()
+			_, err := Generate(fake, toyStream(t, tc.GOROOT), cache, "/nonexistent/go")
+			if !errors.Is(err, ErrAPI) {
+				t.Fatalf("Generate: %v, want ErrAPI", err)
+			}
+			msg := err.Error()
+			if !strings.Contains(msg, tt.want) || !strings.Contains(msg, "go1.99") || strings.Contains(msg, "\n") {
+				t.Errorf("error %q: want one line naming go1.99 and %q", msg, tt.want)
+			}
+			if entries, _ := os.ReadDir(cache); len(entries) != 0 {
+				t.Errorf("cache holds %d entries after a refused generation", len(entries))
+			}
+		})
+	}
+}
+
+func TestGenerateChangedSignature(t *testing.T) {
+	tc, _ := toolchain(t)
+	src := toyStream(t, tc.GOROOT)
+	scan := src["stream/scan.go"]
+	changed := strings.Replace(string(scan.Data), "func (s *Scanner) Buffer(buf []byte, max int)", "func (s *Scanner) Buffer(buf []byte, max int64)", 1)
+	if changed == string(scan.Data) {
+		t.Fatal("toy scan.go has no Scanner.Buffer to change")
+	}
+	src["stream/scan.go"] = &fstest.MapFile{Data: []byte(changed)}
+	_, err := Generate(tc, src, t.TempDir(), "/nonexistent/go")
+	want := "(*Scanner).Buffer as func([]byte, int), where stream has func([]byte, int64)"
+	if !errors.Is(err, ErrAPI) || !strings.Contains(err.Error(), want) {
+		t.Errorf("Generate: %v, want ErrAPI with %q", err, want)
+	}
+}
+
+func TestGenerateBadSource(t *testing.T) {
+	tc, _ := toolchain(t)
+	tests := []struct {
+		name string
+		add  fstest.MapFS
+		want string
+	}{
+		{"seam without twin", fstest.MapFS{"stream/sys_linux.go": {Data: []byte("package stream\n\nimport _ \"golang.org/x/sys/unix\"\n")}},
+			"stream/sys_linux.go imports golang.org/x/sys/unix and has no std twin in internal/stdseam"},
+		{"twin without std tag", fstest.MapFS{
+			"stream/sys_linux.go":           {Data: []byte("package stream\n\nimport _ \"golang.org/x/sys/unix\"\n")},
+			"internal/stdseam/sys_linux.go": {Data: []byte("//go:build linux\n\npackage bufio\n")}},
+			"stream/sys_linux.go imports golang.org/x/sys/unix and has no std twin in internal/stdseam"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			src := toyStream(t, tc.GOROOT)
+			for k, v := range tt.add {
+				src[k] = v
+			}
+			_, err := Generate(tc, src, t.TempDir(), "/nonexistent/go")
+			if !errors.Is(err, ErrSource) || !strings.Contains(err.Error(), tt.want) {
+				t.Errorf("Generate: %v, want ErrSource with %q", err, tt.want)
+			}
+		})
+	}
+}
+
+// TestTransformTwins checks that a seam file is swapped for its twin,
+// with the std tag dropped from the twin's constraint.
+func TestTransformTwins(t *testing.T) {
+	tc, _ := toolchain(t)
+	std, err := parseDir(bufioDir(tc.GOROOT))
+	if err != nil {
+		t.Fatal(err)
+	}
+	src := toyStream(t, tc.GOROOT)
+	src["stream/sys_unix.go"] = &fstest.MapFile{Data: []byte("//go:build unix\n\npackage stream\n\nimport \"golang.org/x/sys/unix\"\n\nvar _ = unix.Stat\n")}
+	src["internal/stdseam/sys_unix.go"] = &fstest.MapFile{Data: []byte("//go:build stdiobuf_std && unix\n\npackage bufio\n\nimport \"syscall\"\n\nvar _ = syscall.Stat\n")}
+	files, err := sourceFiles(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	gen, err := transform(files, std)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := header("internal/stdseam/sys_unix.go") + "//go:build unix\n\npackage bufio\n\nimport \"syscall\"\n\nvar _ = syscall.Stat\n"
+	if diff := cmp.Diff(want, string(gen["sys_unix.go"])); diff != "" {
+		t.Errorf("sys_unix.go -want +got:\n%s", diff)
+	}
+	if _, ok := gen["toy_test.go"]; ok {
+		t.Error("a test file was generated")
+	}
+}
+
+func TestGenerateUnwritableCache(t *testing.T) {
+	tc, _ := toolchain(t)
+	file := filepath.Join(t.TempDir(), "file")
+	if err := os.WriteFile(file, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	// A regular file where a directory must be: unwritable even for root.
+	_, err := Generate(tc, toyStream(t, tc.GOROOT), filepath.Join(file, "stdiobuf"), "/nonexistent/go")
+	if !errors.Is(err, ErrCache) || strings.Contains(err.Error(), "\n") {
+		t.Errorf("Generate: %v, want one line with ErrCache", err)
+	}
+}
+
+func TestGenerateCompileFailure(t *testing.T) {
+	if testing.Short() {
+		t.Skip("compiles bufio; -short skips it")
+	}
+	tc, goCmd := toolchain(t)
+	src := toyStream(t, tc.GOROOT)
+	src["stream/broken.go"] = &fstest.MapFile{Data: []byte("package stream\n\nvar _ int = \"not an int\"\n")}
+	cache := t.TempDir()
+	_, err := Generate(tc, src, cache, goCmd)
+	if !errors.Is(err, ErrCompile) || !strings.Contains(err.Error(), "broken.go") {
+		t.Errorf("Generate: %v, want ErrCompile naming broken.go", err)
+	}
+	if entries, _ := os.ReadDir(cache); len(entries) != 0 {
+		t.Errorf("cache holds %d entries after a failed compile, want none", len(entries))
+	}
+}

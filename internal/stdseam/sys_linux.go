@@ -1,0 +1,120 @@
+//go:build stdiobuf_std && linux
+
+// The platform seam for Linux inside the standard library: the twin of
+// stream/sys_linux.go, which documents each function.
+
+package bufio
+
+import (
+	"internal/syscall/unix"
+	"syscall"
+	"unsafe"
+)
+
+const errSeekPipe = syscall.ESPIPE
+
+func fstat(fd uintptr) *fileStat {
+	var st syscall.Stat_t
+	if err := syscall.Fstat(int(fd), &st); err != nil {
+		return nil
+	}
+	fs := &fileStat{
+		blksize: int64(st.Blksize),
+		size:    st.Size,
+		dev:     uint64(st.Dev), // uint32 on mips
+		ino:     uint64(st.Ino),
+	}
+	switch st.Mode & syscall.S_IFMT {
+	case syscall.S_IFREG:
+		fs.kind = kindRegular
+	case syscall.S_IFDIR:
+		fs.kind = kindDir
+	case syscall.S_IFCHR:
+		fs.kind = kindChar
+	case syscall.S_IFIFO:
+		fs.kind = kindPipe
+	case syscall.S_IFSOCK:
+		fs.kind = kindSocket
+	}
+	return fs
+}
+
+// isTerminal: TCGETS succeeds, as in glibc's isatty.
+func isTerminal(fd uintptr) bool {
+	var t syscall.Termios
+	_, _, errno := syscall.Syscall(syscall.SYS_IOCTL, fd, syscall.TCGETS, uintptr(unsafe.Pointer(&t)))
+	return errno == 0
+}
+
+func fileFlags(fd uintptr) (nonblock, appendMode, direct bool, err error) {
+	flags, err := unix.Fcntl(int(fd), syscall.F_GETFL, 0)
+	if err != nil {
+		return false, false, false, err
+	}
+	return flags&syscall.O_NONBLOCK != 0, flags&syscall.O_APPEND != 0, flags&syscall.O_DIRECT != 0, nil
+}
+
+func streamSocket(fd uintptr) bool {
+	typ, err := syscall.GetsockoptInt(int(fd), syscall.SOL_SOCKET, syscall.SO_TYPE)
+	return err == nil && typ == syscall.SOCK_STREAM
+}
+
+func copyFileRange(dst, src, n int) (int, error) {
+	return unix.CopyFileRange(src, nil, dst, nil, n, 0)
+}
+
+func sendfile(dst, src, n int) (int, error) {
+	return syscall.Sendfile(dst, src, nil, n)
+}
+
+// Package syscall lacks the SPLICE_F_ names; these are the kernel's.
+const (
+	spliceMove     = 0x1
+	spliceNonblock = 0x2
+)
+
+func splice(dst, src, n, flags int) (int, error) {
+	m, err := syscall.Splice(src, nil, dst, nil, n, flags)
+	return int(m), err // int64 on 64-bit systems, int on the others
+}
+
+func newPipe(size int) (r, w int, err error) {
+	var p [2]int
+	if err := syscall.Pipe2(p[:], syscall.O_NONBLOCK|syscall.O_CLOEXEC); err != nil {
+		return -1, -1, err
+	}
+	// The call fails past /proc/sys/fs/pipe-max-size for an unprivileged
+	// process; the default 64 KiB pipe then still works.
+	unix.Fcntl(p[0], syscall.F_SETPIPE_SZ, size)
+	return p[0], p[1], nil
+}
+
+// pollFd is struct pollfd; package syscall has no poll on Linux.
+type pollFd struct {
+	fd      int32
+	events  int16
+	revents int16
+}
+
+const (
+	pollIn  = 0x1 // POLLIN
+	pollOut = 0x4 // POLLOUT
+)
+
+// pollReady polls with ppoll(2), which every Linux architecture has (the
+// newer ones lack poll).
+func pollReady(fd int, write, wait bool) (ready bool, err error) {
+	p := pollFd{fd: int32(fd), events: pollIn}
+	if write {
+		p.events = pollOut
+	}
+	timeout := new(syscall.Timespec) // zero: return at once
+	if wait {
+		timeout = nil // no time limit
+	}
+	_, _, errno := syscall.Syscall6(syscall.SYS_PPOLL, uintptr(unsafe.Pointer(&p)), 1, uintptr(unsafe.Pointer(timeout)), 0, 0, 0)
+	if errno != 0 {
+		return false, errno
+	}
+	return p.revents != 0, nil
+}

@@ -1,0 +1,16 @@
+//go:build !unix && !plan9
+
+// The portable fallback of the platform seam (windows, js/wasm, wasip1):
+// see sys_linux.go.
+
+package stream
+
+import "syscall"
+
+const errSeekPipe = syscall.ESPIPE
+
+// fstat is not wired up: every descriptor is treated as one whose fstat
+// failed (BUFSIZ under the blksize and bufsiz policies).
+func fstat(fd uintptr) *fileStat { return nil }
+
+func isTerminal(fd uintptr) bool { return false }
