@@ -40,7 +40,6 @@ type options struct {
 	tools    []shimtools.Tool
 	out      string
 	stdiobuf string
-	cache    string
 	noXFS    bool
 }
 
@@ -66,7 +65,6 @@ func parseFlags(args []string) (options, error) {
 	fs.StringVar(&tools, "tools", "", "comma-separated tools to run (default: all)")
 	fs.StringVar(&o.out, "out", "", "the report (default: bench/results/DATE-shim.md)")
 	fs.StringVar(&o.stdiobuf, "stdiobuf", "", "a stdiobuf binary to use (default: build ./cmd/stdiobuf)")
-	fs.StringVar(&o.cache, "cache", "", "folder for the input (default: the user cache directory's stdiobuf/)")
 	fs.BoolVar(&o.noXFS, "no-xfs", false, "skip the XFS loop mount (it needs root)")
 	if err := fs.Parse(args); err != nil {
 		return o, err
@@ -196,11 +194,7 @@ func run(ctx context.Context, o options) error {
 		}
 	}
 
-	inputs, err := makeInputs(o)
-	if err != nil {
-		return err
-	}
-	targets, cleanup, err := makeTargets(ctx, o, work, inputs)
+	targets, cleanup, err := makeTargets(ctx, o, work)
 	if cleanup != nil {
 		defer func() {
 			if err := cleanup(); err != nil {
@@ -241,45 +235,22 @@ func logf(format string, args ...any) {
 	fmt.Fprintf(os.Stderr, "%s "+format+"\n", append([]any{time.Now().Format("15:04:05")}, args...)...)
 }
 
-// makeInputs makes (or reuses from the cache) the seed-shaped input of each
-// line count the tools need.
-func makeInputs(o options) (map[int]string, error) {
-	dir := o.cache
-	if dir == "" {
-		base, err := os.UserCacheDir()
-		if err != nil {
-			return nil, fmt.Errorf("no user cache directory (%v): give -cache", err)
-		}
-		dir = filepath.Join(base, "stdiobuf")
-	}
-	inputs := map[int]string{}
+// lineCounts are the input sizes the tools need, in lines.
+func lineCounts(o options) []int {
+	var counts []int
 	for _, t := range o.tools {
-		n := o.lines / t.LinesDiv
-		if _, ok := inputs[n]; ok {
-			continue
+		if n := o.lines / t.LinesDiv; !slices.Contains(counts, n) {
+			counts = append(counts, n)
 		}
-		path, created, err := seedinput.File(dir, n, seedinput.DefaultSeed)
-		if err != nil {
-			return nil, err
-		}
-		if created {
-			logf("made %s", path)
-		}
-		inputs[n] = path
 	}
-	return inputs, nil
+	return counts
 }
 
-// makeTargets copies the inputs onto the XFS mount and into the work
-// folder.
-func makeTargets(ctx context.Context, o options, work string, inputs map[int]string) ([]*target, func() error, error) {
+// makeTargets makes the inputs on the XFS mount and in the work folder.
+func makeTargets(ctx context.Context, o options, work string) ([]*target, func() error, error) {
 	var total int64
-	for _, p := range inputs {
-		st, err := os.Stat(p)
-		if err != nil {
-			return nil, nil, err
-		}
-		total += st.Size()
+	for _, n := range lineCounts(o) {
+		total += seedinput.Size(n, seedinput.DefaultSeed)
 	}
 	var targets []*target
 	var cleanup func() error
@@ -297,7 +268,7 @@ func makeTargets(ctx context.Context, o options, work string, inputs map[int]str
 		}
 		cleanup = c
 		targets = append(targets, &target{name: "xfs", how: "XFS on a loop device, mount -o " + shimtools.XFSOptions, inputs: map[int]string{}})
-		if err := fill(targets[0], mnt, inputs); err != nil {
+		if err := fill(targets[0], mnt, lineCounts(o)); err != nil {
 			return nil, cleanup, err
 		}
 	}
@@ -310,17 +281,18 @@ func makeTargets(ctx context.Context, o options, work string, inputs map[int]str
 		return nil, cleanup, err
 	}
 	tgt := &target{name: name, how: "the work folder " + local + " (" + os.TempDir() + ")", inputs: map[int]string{}}
-	if err := fill(tgt, local, inputs); err != nil {
+	if err := fill(tgt, local, lineCounts(o)); err != nil {
 		return nil, cleanup, err
 	}
 	return append(targets, tgt), cleanup, nil
 }
 
-// fill copies each input into dir and records the st_blksize there.
-func fill(t *target, dir string, inputs map[int]string) error {
-	for n, src := range inputs {
-		dst := filepath.Join(dir, filepath.Base(src))
-		if err := copyFile(dst, src); err != nil {
+// fill writes the seed-shaped input of each line count into dir and
+// records the st_blksize there.
+func fill(t *target, dir string, counts []int) error {
+	for _, n := range counts {
+		dst, _, err := seedinput.File(dir, n, seedinput.DefaultSeed)
+		if err != nil {
 			return err
 		}
 		t.inputs[n] = dst
@@ -332,23 +304,6 @@ func fill(t *target, dir string, inputs map[int]string) error {
 	}
 	logf("inputs on %s (st_blksize %d)", t.name, t.blksize)
 	return nil
-}
-
-func copyFile(dst, src string) error {
-	in, err := os.Open(src)
-	if err != nil {
-		return err
-	}
-	defer in.Close()
-	out, err := os.Create(dst)
-	if err != nil {
-		return err
-	}
-	_, err = io.Copy(out, in)
-	if cerr := out.Close(); err == nil {
-		err = cerr
-	}
-	return err
 }
 
 // runOf is the run of tool t over its input on tgt.
