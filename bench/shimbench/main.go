@@ -21,6 +21,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"hash/crc32"
 	"io"
 	"os"
 	"os/exec"
@@ -117,10 +118,14 @@ type output struct {
 	open func() (io.Writer, func(), error)
 }
 
-// counter drains a pipe and counts bytes and lines.
-type counter struct{ bytes, lines int64 }
+// counter drains a pipe, counts its bytes and lines and checksums them.
+type counter struct {
+	bytes, lines int64
+	crc          uint32
+}
 
 func (c *counter) Write(p []byte) (int, error) {
+	c.crc = crc32.Update(c.crc, crc32.IEEETable, p)
 	c.bytes += int64(len(p))
 	for _, b := range p {
 		if b == '\n' {
@@ -320,6 +325,7 @@ func runOf(ws *shimtools.Workspace, o options, t shimtools.Tool, b shimtools.Bui
 func count(ctx context.Context, o options, ws *shimtools.Workspace, targets []*target, res *results) error {
 	for _, tgt := range targets {
 		for _, t := range o.tools {
+			var sums [2]counter // what each build wrote: they must agree
 			for _, b := range shimtools.Builds() {
 				logf("strace %s %s %s", t.Name, b, tgt.name)
 				k := key{t.Name, tgt.name, "pipe", b}
@@ -331,6 +337,10 @@ func count(ctx context.Context, o options, ws *shimtools.Workspace, targets []*t
 					return err
 				}
 				res.lines[k] = c.lines
+				sums[b] = *c
+				if b == shimtools.Shim && sums[shimtools.Plain] != sums[shimtools.Shim] {
+					return fmt.Errorf("%s on %s: go build wrote %+v, stdiobuf build %+v", t.Name, tgt.name, sums[shimtools.Plain], sums[shimtools.Shim])
+				}
 				if tgt != targets[0] {
 					continue
 				}

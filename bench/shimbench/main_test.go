@@ -1,6 +1,7 @@
 package main
 
 import (
+	"hash/crc32"
 	"strings"
 	"testing"
 	"time"
@@ -77,8 +78,8 @@ func TestCounter(t *testing.T) {
 	var c counter
 	c.Write([]byte("a\nbc\n"))
 	c.Write([]byte("d"))
-	if c.bytes != 6 || c.lines != 2 {
-		t.Errorf("counter = %+v, want 6 bytes, 2 lines", c)
+	if c.bytes != 6 || c.lines != 2 || c.crc != crc32.ChecksumIEEE([]byte("a\nbc\nd")) {
+		t.Errorf("counter = %+v, want 6 bytes, 2 lines and the CRC of all", c)
 	}
 }
 
