@@ -9,10 +9,11 @@
 #                                      for 32-bit: each of stream's build
 #                                      constraint families once (CI)
 #
-# For each target it runs `go vet -overlay=... bufio`, which type-checks
-# the generated package and its build constraints and runs vet in bufio's
-# directory (a new directory added only through an overlay breaks vet), and
-# `go build -overlay=... bufio`, which compiles it. Exit status: 0 if all
+# For each target it runs `go build -overlay=... bufio`, which compiles the
+# generated package under the target's build constraints, and
+# `go vet -overlay=... bufio`, which also type-checks bufio's tests and runs
+# vet in bufio's directory (a new directory added only through an overlay
+# breaks vet). Exit status: 0 if all
 # targets passed, 1 otherwise; the failing targets are listed.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -28,15 +29,23 @@ else
 	mapfile -t targets < <(go tool dist list)
 fi
 
+# Where `go vet bufio` fails without the overlay too (android/386 and ios
+# want external linking for the test binary vet checks), only the build
+# counts.
 failed=()
 start=$SECONDS
 for t in "${targets[@]}"; do
-	if out=$(CGO_ENABLED=0 GOOS=${t%/*} GOARCH=${t#*/} go vet -overlay="$overlay" bufio 2>&1 &&
-		CGO_ENABLED=0 GOOS=${t%/*} GOARCH=${t#*/} go build -overlay="$overlay" bufio 2>&1); then
-		printf '%-18s ok\n' "$t"
-	else
-		printf '%-18s FAIL\n%s\n' "$t" "$out"
+	env=(CGO_ENABLED=0 GOOS=${t%/*} GOARCH=${t#*/})
+	if ! out=$(env "${env[@]}" go build -overlay="$overlay" bufio 2>&1); then
+		printf '%-18s FAIL (build)\n%s\n' "$t" "$out"
 		failed+=("$t")
+	elif out=$(env "${env[@]}" go vet -overlay="$overlay" bufio 2>&1); then
+		printf '%-18s ok\n' "$t"
+	elif plain=$(env "${env[@]}" go vet bufio 2>&1); then
+		printf '%-18s FAIL (vet)\n%s\n' "$t" "$out"
+		failed+=("$t")
+	else
+		printf '%-18s ok (build; vet fails on bufio itself: %s)\n' "$t" "${plain%%$'\n'*}"
 	fi
 done
 echo "${#targets[@]} targets in $((SECONDS - start)) s; ${#failed[@]} failed${failed:+: ${failed[*]}}"

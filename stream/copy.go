@@ -17,9 +17,10 @@ func (b *Reader) WriteTo(w io.Writer) (n int64, err error) {
 	b.lastRuneSize = -1
 
 	if b.r < b.w {
-		n, err = b.writeBuf(w)
+		m, err := b.writeBuf(w, b.Buffered())
+		n = int64(m)
 		if err != nil {
-			return
+			return n, err
 		}
 	}
 
@@ -49,8 +50,8 @@ func (b *Reader) WriteTo(w io.Writer) (n int64, err error) {
 	}
 
 	for b.r < b.w {
-		m, err := b.writeBuf(w)
-		n += m
+		m, err := b.writeBuf(w, b.Buffered())
+		n += int64(m)
 		if err != nil {
 			return n, err
 		}
@@ -64,14 +65,16 @@ func (b *Reader) WriteTo(w io.Writer) (n int64, err error) {
 	return n, b.readErr()
 }
 
-// writeBuf writes the Reader's buffer to the writer.
-func (b *Reader) writeBuf(w io.Writer) (int64, error) {
-	n, err := w.Write(b.buf[b.r:b.w])
+// writeBuf writes the next k buffered bytes to w in one Write and
+// consumes as many as w took. It is the one step by which WriteTo,
+// CopyBytes and CopyRecords hand buffered bytes on.
+func (b *Reader) writeBuf(w io.Writer, k int) (int, error) {
+	n, err := w.Write(b.buf[b.r : b.r+k])
 	if n < 0 {
 		panic(errNegativeWrite)
 	}
 	b.r += n
-	return int64(n), err
+	return n, err
 }
 
 // kernelCopyTo moves up to limit bytes (limit < 0: to the end) from the
@@ -215,12 +218,7 @@ func (b *Reader) CopyBytes(w io.Writer, n int64) (written int64, err error) {
 			b.fill()
 			continue
 		}
-		chunk := b.buf[b.r:min(b.w, b.r+int(min(n-written, int64(b.w-b.r))))]
-		m, err := w.Write(chunk)
-		if m < 0 {
-			panic(errNegativeWrite)
-		}
-		b.r += m
+		m, err := b.writeBuf(w, int(min(n-written, int64(b.Buffered()))))
 		written += int64(m)
 		if m == 0 && err == nil {
 			err = io.ErrShortWrite // else a writer of (0, nil) is called forever
@@ -269,11 +267,7 @@ func (b *Reader) CopyRecords(w io.Writer, delim byte, n int64) (written, records
 		}
 		chunk := b.buf[b.r:b.w]
 		end, found := runEnd(chunk, delim, n-records)
-		m, err := w.Write(chunk[:end])
-		if m < 0 {
-			panic(errNegativeWrite)
-		}
-		b.r += m
+		m, err := b.writeBuf(w, end)
 		written += int64(m)
 		if m == 0 && err == nil {
 			err = io.ErrShortWrite // else a writer of (0, nil) is called forever

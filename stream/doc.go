@@ -25,9 +25,12 @@
 //	bufio       4096, never line buffered                              Go's bufio
 //	N           N bytes                                                setvbuf with a size
 //
-// The process default comes from the environment variable
-// STDIOBUF_POLICY; NewReaderPolicy and NewWriterPolicy choose one per
-// stream; Setvbuf sets mode and size at any time.
+// The process default is the policy given to SetDefaultPolicy, else the
+// one the environment variable STDIOBUF_POLICY names (a bad value is
+// reported once on standard error and the default used); NewReaderPolicy
+// and NewWriterPolicy choose one per stream; Setvbuf sets mode and size at
+// any time. Under every policy a Reader over a regular file is given no
+// more buffer than the file's size rounded up to whole st_blksize blocks.
 //
 // # Beyond bufio
 //
@@ -47,6 +50,20 @@
 // A failed write keeps the unwritten bytes buffered and the error sticky
 // (bufio's rule; glibc drops them). Setvbuf never drops unread input and
 // honours a size without a buffer. End of file is not sticky, as in bufio.
+//
+// # Reading ahead on a shared descriptor
+//
+// A Reader reads a whole buffer at a time, so when a program stops
+// reading early the descriptor's offset lies up to a buffer past the last
+// byte it used, and whoever reads the same open file next starts there.
+// In `{ tool -n 1; wc -c; } < file`, where tool reads one line with a
+// Reader and exits, wc starts 4096 bytes in under bufio and up to the
+// buffer size in under stream: 131072 where st_blksize is 128 KiB (never
+// past the end of the file). glibc's stdio does the same unless the
+// program calls fflush on its input. Reader.Sync is that fflush: on a
+// seekable input it gives the unread bytes back, so a tool that leaves
+// input to others needs one line, `defer r.Sync()`, or a call to Sync
+// before it exits (Stdin.Sync() before Exit).
 //
 // # Concurrency
 //

@@ -18,6 +18,11 @@ const maxConsecutiveEmptyReads = 100
 // descriptor has a nil buf until its first operation that needs one; then
 // doallocate (filedoalloc.go) decides its mode and size.
 //
+// A Reader reads ahead by up to its buffer size. Over a descriptor that
+// others read after it (a shell group, a child process) the offset is
+// left that far past the last byte returned; Sync gives those bytes back
+// (see the package documentation).
+//
 // A Reader is not safe for use by several goroutines at once; Stdin is.
 type Reader struct {
 	buf          []byte
@@ -404,9 +409,6 @@ func (b *Reader) Buffered() int { return b.w - b.r }
 // whole buffer and ErrBufferFull. So err != nil exactly when line does not
 // end in delim.
 func (b *Reader) ReadSlice(delim byte) (line []byte, err error) {
-	if b.buf == nil {
-		b.init()
-	}
 	searched := 0 // bytes at b.r already known to hold no delim
 	for {
 		if i := bytes.IndexByte(b.buf[b.r+searched:b.w], delim); i >= 0 {
@@ -421,7 +423,9 @@ func (b *Reader) ReadSlice(delim byte) (line []byte, err error) {
 			err = b.readErr()
 			break
 		}
-		if b.Buffered() == len(b.buf) {
+		// A nil buffer (a descriptor's first read) is not full: fill
+		// allocates it. The check stays off the path of every call.
+		if b.Buffered() == len(b.buf) && b.buf != nil {
 			line = b.buf
 			b.r = b.w
 			err = ErrBufferFull

@@ -7,11 +7,17 @@ const startBufSize = 4096
 
 // Scanner provides a convenient interface for reading data such as a file
 // of newline-delimited lines of text. It is bufio.Scanner, with the reads
-// of a stream over a file descriptor: its first buffer takes the policy's
-// size (up to the maximum token size, so tokens are limited as in bufio),
-// an unbuffered one (stdbuf -i0) reads one byte at a time, and a
-// line-buffered or unbuffered one flushes Stdout first, as a Reader does.
-// Over anything else it is exactly bufio.Scanner.
+// of a stream over a file descriptor: its buffer takes the policy's size,
+// so it reads as much a call as a Reader does, an unbuffered one (stdbuf
+// -i0) reads one byte at a time, and a line-buffered or unbuffered one
+// flushes Stdout first, as a Reader does. Over anything else it is exactly
+// bufio.Scanner.
+//
+// The buffer size and the token limit are different things: however large
+// the buffer, the split function is offered at most as many bytes as
+// bufio's largest buffer would hold (MaxScanTokenSize, or what Buffer
+// set), and a token that does not fit in them fails with ErrTooLong, as in
+// bufio.
 //
 // A Scanner stops for good at the end of the input, at the first read
 // error, or at a token longer than the buffer may grow, and by then it may
@@ -24,11 +30,15 @@ type Scanner struct {
 	token        []byte    // Last token returned by split.
 	buf          []byte    // Buffer used as argument to split: data is buf[start:end].
 	start        int       // First non-processed byte in buf.
-	end          int       // End of data in buf.
+	end          int       // End of the data offered to split: at most limit bytes from start.
+	filled       int       // End of data in buf; past end only over a descriptor.
 	err          error     // Sticky error.
+	held         error     // A read error after buf[end:filled], for err once that is offered.
 	empties      int       // Count of successive empty tokens.
 	scanCalled   bool      // Scan has been called; buffer is in use.
 	done         bool      // Scan has finished.
+	limit        int       // bufio's largest buffer: the most split is offered
+	maxBuf       int       // the size the buffer may grow to: limit, or the policy's size if larger
 	s            setup     // the decision for a descriptor
 }
 
@@ -75,13 +85,17 @@ func (s *Scanner) Scan() bool {
 		s.scanCalled = true
 		// The first I/O: a descriptor's mode and size are decided now,
 		// whether or not Buffer supplied the first buffer.
+		s.limit = max(s.maxTokenSize, len(s.buf))
+		s.maxBuf = s.limit
 		if isDescriptor(s.r) {
 			s.s.decide(s.r, reading)
+			s.maxBuf = max(s.limit, s.s.info.Size)
 		}
 	}
 	for {
-		// Offer the split function what is buffered; once the input has
-		// ended it is asked even with nothing, for a last (empty) token.
+		// Offer the split function what is offered (buf[start:end]);
+		// once the input has ended it is asked even with nothing, for
+		// a last (empty) token.
 		if s.end > s.start || s.err != nil {
 			advance, token, err := s.split(s.buf[s.start:s.end], s.err != nil)
 			if err != nil {
@@ -112,23 +126,36 @@ func (s *Scanner) Scan() bool {
 				return true
 			}
 		}
+		if s.filled > s.end {
+			// Read but not yet offered (only over a descriptor):
+			// offer more before reading, unless the offer already
+			// filled bufio's largest buffer.
+			if s.end-s.start >= s.limit {
+				s.setErr(ErrTooLong)
+				return false
+			}
+			s.offer()
+			continue
+		}
 		// No token in what is buffered: done if the input has ended,
 		// else read more.
 		if s.err != nil {
-			s.start, s.end = 0, 0
+			s.start, s.end, s.filled = 0, 0, 0
 			return false
 		}
+		// From here all that was read is offered (end == filled).
 		// Move the data to the front when the buffer's end is reached or
 		// more than half of it lies consumed before the data.
 		if s.start > 0 && (s.end == len(s.buf) || s.start > len(s.buf)/2) {
 			copy(s.buf, s.buf[s.start:s.end])
 			s.end -= s.start
-			s.start = 0
+			s.start, s.filled = 0, s.end
 		}
-		// A full buffer doubles, up to the maximum token size.
-		if s.end == len(s.buf) {
+		// A full offer stops the Scanner where bufio's full buffer
+		// would; a full buffer doubles, up to maxBuf.
+		if s.end-s.start >= s.limit || s.end == len(s.buf) {
 			const maxInt = int(^uint(0) >> 1) // so the doubling cannot overflow
-			if len(s.buf) >= s.maxTokenSize || len(s.buf) > maxInt/2 {
+			if s.end-s.start >= s.limit || len(s.buf) >= s.maxBuf || len(s.buf) > maxInt/2 {
 				s.setErr(ErrTooLong)
 				return false
 			}
@@ -136,17 +163,17 @@ func (s *Scanner) Scan() bool {
 			if newSize == 0 {
 				newSize = s.firstSize()
 			}
-			newSize = min(newSize, s.maxTokenSize)
+			newSize = min(newSize, s.maxBuf)
 			newBuf := make([]byte, newSize)
 			copy(newBuf, s.buf[s.start:s.end])
 			s.buf = newBuf
 			s.end -= s.start
-			s.start = 0
+			s.start, s.filled = 0, s.end
 		}
 		// Read once; a reader that keeps returning nothing is given up on
 		// with io.ErrNoProgress, one that claims more than it was given
 		// with ErrBadReadCount.
-		room := s.buf[s.end:]
+		room := s.buf[s.filled:]
 		if s.s.mode == Unbuffered {
 			room = room[:1] // never read ahead of the token
 		}
@@ -156,9 +183,9 @@ func (s *Scanner) Scan() bool {
 				s.setErr(ErrBadReadCount)
 				break
 			}
-			s.end += n
+			s.filled += n
 			if err != nil {
-				s.setErr(err)
+				s.held = err
 				break
 			}
 			if n > 0 {
@@ -171,6 +198,19 @@ func (s *Scanner) Scan() bool {
 				break
 			}
 		}
+		s.offer()
+	}
+}
+
+// offer extends the bytes offered to the split function over what was
+// read, up to bufio's largest buffer (limit bytes), so that the split
+// function never sees more than it would under bufio. A read error comes
+// into view (s.err) only once all the bytes before it are offered.
+func (s *Scanner) offer() {
+	s.end = min(s.filled, s.start+s.limit)
+	if s.end == s.filled && s.held != nil {
+		s.setErr(s.held)
+		s.held = nil
 	}
 }
 
@@ -193,7 +233,8 @@ func (s *Scanner) read(p []byte) (int, error) {
 	return s.r.Read(p)
 }
 
-// advance consumes n buffered bytes, or records why it cannot.
+// advance consumes n of the bytes offered to the split function (what is
+// buffered, up to the limit), or records why it cannot.
 func (s *Scanner) advance(n int) bool {
 	if n < 0 {
 		s.setErr(ErrNegativeAdvance)

@@ -5,7 +5,6 @@ import (
 	"io"
 	"os"
 	"sync"
-	"syscall"
 )
 
 // The standard streams: stdin and stdout follow the policy (a terminal is
@@ -380,11 +379,10 @@ func Exit(code int) {
 // errnoText returns the text strerror(3) gives for the system error inside
 // err ("No space left on device"), or err's own text if it holds none.
 func errnoText(err error) string {
-	var errno syscall.Errno
-	if !errors.As(err, &errno) {
+	s, ok := errnoString(err)
+	if !ok {
 		return err.Error()
 	}
-	s := errno.Error()
 	if s == "" || s[0] < 'a' || s[0] > 'z' {
 		return s
 	}

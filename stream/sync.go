@@ -15,6 +15,9 @@ import (
 // Any other seek error is returned and nothing changes.
 //
 // This is what lets `{ head -n 2; cat; } < file` print the file once.
+// A Reader reads ahead by a whole buffer, larger than bufio's 4096 bytes
+// under most policies, so a tool that stops early and leaves the rest to
+// another reader should call Sync before it exits (`defer r.Sync()`).
 func (b *Reader) Sync() error {
 	b.lastByte = -1
 	b.lastRuneSize = -1

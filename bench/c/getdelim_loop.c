@@ -1,4 +1,4 @@
-/* getdelim_loop: the loop of the glibc patch proposal (seed 002), which
+/* getdelim_loop: the loop of the glibc patch proposal (Dec 2025), which
    GNU head -n reduces to: getdelim(3) from stdin, fwrite(3) to stdout.
 
    Usage: getdelim_loop [-n LINES] [-d DELIM] [-i MODE] [-o MODE]

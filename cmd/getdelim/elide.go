@@ -69,14 +69,14 @@ func (t *tool) elideLines(in *input) error {
 func (t *tool) position(in *input) (size, pos int64, useSize bool, err error) {
 	st, err := in.f.Stat()
 	if err != nil {
-		return 0, -1, false, fmt.Errorf("cannot fstat %s: %s", quoteAlways(in.name), errorText(err))
+		return 0, -1, false, fmt.Errorf("cannot fstat %s: %s", t.cfg.quoting.always(in.name), errorText(err))
 	}
 	if t.cfg.presumePipe || !st.Mode().IsRegular() {
 		return 0, -1, false, nil
 	}
 	pos, err = in.f.Seek(0, io.SeekCurrent)
 	if err != nil {
-		return 0, -1, false, fmt.Errorf("%s: cannot seek to relative offset 0: %s", quoteIfNeeded(in.name), errorText(err))
+		return 0, -1, false, fmt.Errorf("%s: cannot seek to relative offset 0: %s", t.cfg.quoting.ifNeeded(in.name), errorText(err))
 	}
 	pos -= int64(in.r.Buffered())
 	// A file no larger than a block may be one whose size means nothing
@@ -145,7 +145,7 @@ func (t *tool) seekAfterOutput(in *input, pos, written int64) error {
 		return nil
 	}
 	if _, err := in.f.Seek(pos+written, io.SeekStart); err != nil {
-		return fmt.Errorf("%s: cannot seek to offset %d: %s", quoteIfNeeded(in.name), pos+written, errorText(err))
+		return fmt.Errorf("%s: cannot seek to offset %d: %s", t.cfg.quoting.ifNeeded(in.name), pos+written, errorText(err))
 	}
 	return nil
 }

@@ -1,3 +1,5 @@
+//go:build !plan9
+
 package main
 
 import (
@@ -5,18 +7,22 @@ import (
 	"syscall"
 )
 
-// errorText returns the text strerror(3) gives for the system error inside
-// err ("No space left on device"), or err's own text if it holds none:
-// what GNU tools print after their message. Go's texts are glibc's with
-// the first letter in lower case.
+// errorText returns what gnulib's error() prints after a message for err:
+// strerror(3)'s text for the system error inside err ("No space left on
+// device"), or err's own text if it holds none. Go's texts for an errno
+// are the C library's with the first letter in lower case; libcErrorText
+// supplies the ones where the two differ.
 func errorText(err error) string {
 	var errno syscall.Errno
 	if !errors.As(err, &errno) {
 		return err.Error()
 	}
-	s := errno.Error()
-	if s != "" && 'a' <= s[0] && s[0] <= 'z' {
-		s = string(s[0]-'a'+'A') + s[1:]
+	if s, ok := libcErrorText(errno); ok {
+		return s
 	}
-	return s
+	s := errno.Error()
+	if s == "" || s[0] < 'a' || s[0] > 'z' {
+		return s
+	}
+	return string(s[0]-'a'+'A') + s[1:]
 }

@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/google/go-cmp/cmp"
 )
 
 // gnuCases are command lines run under GNU head and getdelim, with the
@@ -215,4 +217,31 @@ func TestUnreadable(t *testing.T) {
 		t.Skipf("the file is readable after all (head says %q): cannot test", stderr)
 	}
 	progs.compare(t, inv, nil)
+}
+
+// TestArgv0 runs both programs under the same argv[0], which both put in
+// front of their messages as given: the outputs must be the same bytes.
+func TestArgv0(t *testing.T) {
+	progs := findPrograms(t)
+	dir, _ := fixtures(t)
+	for _, argv0 := range []string{"./bin/prog", "/abs/prog", "", "dir/.libs/lt-prog", "dir/.libs/prog", ".libs/lt-prog"} {
+		for _, args := range []string{"-n x", "-x", "--bogus", "-n", "-5z", "three missing", "--help"} {
+			t.Run(fmt.Sprintf("%q %s", argv0, args), func(t *testing.T) {
+				var got [2]result
+				for i, path := range []string{progs.head, progs.getdelim} {
+					var out strings.Builder
+					inv := invocation{args: strings.Split(args, " "), dir: dir}
+					status, stderr := inv.run(t, path, argv0, &out)
+					got[i] = result{Status: status, Stderr: stderr}
+					if args == "--help" {
+						// The texts differ; the usage line names the program.
+						got[i].Stdout, _, _ = strings.Cut(out.String(), "\n")
+					}
+				}
+				if diff := cmp.Diff(got[0], got[1]); diff != "" {
+					t.Errorf("GNU head (-) and getdelim (+) differ:\n%s", diff)
+				}
+			})
+		}
+	}
 }

@@ -67,7 +67,9 @@ type invocation struct {
 	stdin string   // a fixture to read as standard input; "": /dev/null
 	pipe  bool     // give stdin through a pipe rather than as the file
 	env   []string // added to a clean C-locale environment
-	asUID int      // if > 0, run under this user and group ID
+	// locale replaces LC_ALL=C, the locale of that environment, if set.
+	locale []string
+	asUID  int // if > 0, run under this user and group ID
 }
 
 // run runs the program at path as argv[0] name with inv, and waits.
@@ -83,7 +85,11 @@ func (inv invocation) run(t *testing.T, path, name string, stdout io.Writer) (st
 			cmd.Stdin = struct{ io.Reader }{f} // not an *os.File: exec copies it through a pipe
 		}
 	}
-	cmd.Env = append([]string{"LC_ALL=C", "PATH=" + os.Getenv("PATH")}, inv.env...)
+	locale := []string{"LC_ALL=C"}
+	if inv.locale != nil {
+		locale = inv.locale
+	}
+	cmd.Env = append(append(locale, "PATH="+os.Getenv("PATH")), inv.env...)
 	cmd.Stdout = stdout
 	var errBuf bytes.Buffer
 	cmd.Stderr = &errBuf

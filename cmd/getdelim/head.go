@@ -21,7 +21,8 @@ type tool struct {
 
 // input is one FILE operand being printed.
 type input struct {
-	name  string // as headers and messages show it
+	name  string  // as headers and messages show it
+	q     quoting // how messages quote name
 	f     *os.File
 	r     *stream.Reader
 	stdin bool
@@ -43,13 +44,13 @@ func (in *input) remaining() (n int64, known bool) {
 
 // readError is the diagnostic for a failed read of in.
 func (in *input) readError(err error) error {
-	return fmt.Errorf("error reading %s: %s", quoteAlways(in.name), errorText(err))
+	return fmt.Errorf("error reading %s: %s", in.q.always(in.name), errorText(err))
 }
 
 // shrunk is the diagnostic for an input that ended before the size fstat
 // gave it.
 func (in *input) shrunk() error {
-	return fmt.Errorf("%s: file has shrunk too much", quoteIfNeeded(in.name))
+	return fmt.Errorf("%s: file has shrunk too much", in.q.ifNeeded(in.name))
 }
 
 // headFile prints one operand ("-" is standard input). It returns false
@@ -57,19 +58,19 @@ func (in *input) shrunk() error {
 func (t *tool) headFile(operand string) (ok bool, fatal error) {
 	var in *input
 	if operand == "-" {
-		in = &input{name: "standard input", f: os.Stdin, r: t.stdin, stdin: true}
+		in = &input{name: "standard input", q: t.cfg.quoting, f: os.Stdin, r: t.stdin, stdin: true}
 	} else {
 		f, err := os.Open(operand)
 		if err != nil {
-			t.out.diagnose("cannot open %s for reading: %s", quoteAlways(operand), errorText(err))
+			t.out.diagnose("cannot open %s for reading: %s", t.cfg.quoting.always(operand), errorText(err))
 			return false, nil
 		}
-		in = &input{name: operand, f: f, r: stream.NewReader(f)}
+		in = &input{name: operand, q: t.cfg.quoting, f: f, r: stream.NewReader(f)}
 	}
 	err := t.head(in)
 	if !in.stdin {
 		if cerr := in.f.Close(); cerr != nil && err == nil {
-			err = fmt.Errorf("failed to close %s: %s", quoteAlways(operand), errorText(cerr))
+			err = fmt.Errorf("failed to close %s: %s", t.cfg.quoting.always(operand), errorText(cerr))
 		}
 	}
 	if t.cfg.stats {
@@ -132,7 +133,7 @@ func (t *tool) firstBytes(in *input) error {
 func (t *tool) giveBack(in *input) {
 	unread := in.r.Buffered()
 	if err := in.r.Sync(); err != nil {
-		t.out.diagnose("%s: cannot seek to relative offset %d: %s", quoteIfNeeded(in.name), -unread, errorText(err))
+		t.out.diagnose("%s: cannot seek to relative offset %d: %s", in.q.ifNeeded(in.name), -unread, errorText(err))
 	}
 }
 

@@ -12,7 +12,10 @@ const version = "(stdiobuf) 0.1"
 func writeHelp(w io.Writer, prog string) {
 	fmt.Fprintf(w, `Usage: %[1]s [OPTION]... [FILE]...
 Print the first 10 lines of each FILE to standard output, as GNU head
-does, reading records with getdelim and writing them with fwrite.
+does, through package stream's buffers: lines are copied not one at a
+time but in whole runs, one write for all the lines the input buffer
+holds, and bytes (-c) through the kernel (sendfile, splice or
+copy_file_range) where both ends allow it.
 With more than one FILE, precede each with a header giving the file name.
 
 With no FILE, or when FILE is -, read standard input.
@@ -29,14 +32,16 @@ Mandatory arguments to long options are mandatory for short options too.
   -z, --zero-terminated    line delimiter is NUL, not newline
   -d BYTE                  line delimiter is BYTE (one byte, an escape such
                              as \t or \0, or '' for NUL)
-      --loop               copy with one getdelim and one write per record
-                             (with -c: one read and one write per buffer)
-                             instead of whole runs of records at a time
+      --loop               copy as C's classic loop does: one getdelim and
+                             one fwrite per line (with -c: one read and one
+                             write per buffer), all through the buffers
       --policy=POLICY      buffer every stream by POLICY: blksize, bufsiz,
                              coreutils, bufio, or a size such as 64K
                              (default: $STDIOBUF_POLICY, else blksize)
-      --stats              report on standard error how each stream was
-                             buffered and the read and write calls it made
+      --stats[=FORMAT]     report on standard error how each stream was
+                             buffered and the read and write calls it made;
+                             FORMAT is text (the default, for people) or
+                             json (one line, for programs)
       --help               display this help and exit
       --version            output version information and exit
 
@@ -49,7 +54,8 @@ Exit status is 0 if every FILE was printed, 1 otherwise.
 `, prog)
 }
 
-// writeVersion writes --version's text.
-func writeVersion(w io.Writer, prog string) {
-	fmt.Fprintf(w, "%s %s\nA GNU head work-alike on package stream (github.com/stdiobuf/stdiobuf).\n", prog, version)
+// writeVersion writes --version's text. It names the program by its
+// own name whatever argv[0] is, as GNU tools do.
+func writeVersion(w io.Writer) {
+	fmt.Fprintf(w, "getdelim %s\nA GNU head work-alike on package stream (github.com/stdiobuf/stdiobuf).\n", version)
 }

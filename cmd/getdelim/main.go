@@ -1,7 +1,8 @@
 // Command getdelim prints the first part of each FILE, as GNU head
 // (coreutils 9.x) does, on top of package stream: the same options,
-// output, messages and exit status, with the program's own name in front
-// of its messages.
+// output, messages and exit status, with argv[0] in front of its messages
+// and quotes in the locale's style: 'like this', or ‘like this’ in a
+// UTF-8 locale.
 //
 // Usage:
 //
@@ -19,22 +20,59 @@
 //	getdelim: stats: in: fd=0 mode=full size=131072 policy=blksize ... reason="st_blksize 131072"
 //	getdelim: stats: out: fd=1 ...
 //
+// or, with --stats=json, the same as one line of JSON for programs
+// (internal/streamstats):
+//
+//	{"in":[{"fd":0,"mode":"full","size":131072,...}],"out":{"fd":1,...}}
+//
 // On a seekable input the offset is left just after the last byte
 // printed, so `{ getdelim -n 2; cat; } < file` prints the file once.
+//
+// # Where it differs from GNU head
+//
+// A closed standard descriptor: started with standard output closed
+// (`getdelim FILE >&-`), head fails with "write error: Bad file
+// descriptor" and status 1, and with standard input closed it reports
+// "error reading 'standard input'"; getdelim prints nothing and exits 0.
+// Before any code of the program runs, the Go runtime opens /dev/null,
+// read-write, on a closed descriptor 0, 1 or 2 (runtime.checkfds), and
+// leaves no trace of having done so. What the program then
+// finds is a /dev/null opened read-write, the same in every field of
+// /proc/self/fdinfo as the one a parent gives it with Python's
+// subprocess.DEVNULL, glibc's daemon(3) or a shell's 1<>/dev/null, where
+// writing and exiting 0 is right: the two cannot be told apart. Only C code run before the runtime (a cgo
+// constructor) could see the closed descriptor, at the price of a C
+// compiler for every build. Where nothing goes to the closed descriptor
+// (-n 0, or a closed standard error) the two agree.
+//
+// The locale: messages are in English whatever LC_MESSAGES says (head
+// prints a translation where one is installed), and in a UTF-8 locale a
+// character that Go's Unicode tables know and the C library's do not yet
+// is printed as it is where head escapes it in octal: Go 1.26 has Unicode
+// 15.0, and glibc 2.36 escapes the 4489 characters it added (U+0CF3 ...),
+// as a comparison of every character with GNU head 9.1 shows. A locale named by a path (LANG=/some/dir) is
+// taken as not installed. Elsewhere than Linux, a locale is taken to be
+// installed and UTF-8 if its name says so.
 package main
 
 import (
 	"errors"
 	"fmt"
 	"os"
-	"path/filepath"
+	"strings"
 
+	"github.com/stdiobuf/stdiobuf/internal/getopt"
 	"github.com/stdiobuf/stdiobuf/stream"
 )
 
 func main() {
-	prog := filepath.Base(os.Args[0])
-	status, exitNow := run(prog, os.Args[1:], os.LookupEnv)
+	// Linux gives a program started with no arguments at all an empty
+	// argv[0]; elsewhere os.Args may be empty.
+	argv0, args := "", []string(nil)
+	if len(os.Args) > 0 {
+		argv0, args = os.Args[0], os.Args[1:]
+	}
+	status, exitNow := run(argv0, args, os.LookupEnv)
 	if exitNow {
 		// Standard output failed and was reported; there is nothing left
 		// that a flush could deliver.
@@ -43,20 +81,33 @@ func main() {
 	stream.Exit(status)
 }
 
-// run runs the tool and returns its exit status. exitNow says that the
-// run ended on a write error that has been reported, and the program must
-// exit without flushing standard output again.
-func run(prog string, args []string, lookupEnv func(string) (string, bool)) (status int, exitNow bool) {
+// run runs the tool as argv0 with the arguments args and returns its exit
+// status. exitNow says that the run ended on a write error that has been
+// reported, and the program must exit without flushing standard output
+// again.
+func run(argv0 string, args []string, lookupEnv func(string) (string, bool)) (status int, exitNow bool) {
+	prog := programName(argv0)
 	cfg, act, err := parseArgs(args, lookupEnv)
-	if err == nil {
-		err = applyPolicy(cfg.policy, lookupEnv)
+	if err == nil && cfg.policy != stream.PolicyDefault {
+		// --policy overrides STDIOBUF_POLICY for every stream, the
+		// standard ones too. Without it, a bad STDIOBUF_POLICY is
+		// package stream's to report, once, and the tool goes on with
+		// the default policy as every program on stream does.
+		err = stream.SetDefaultPolicy(cfg.policy)
 	}
 	if err != nil {
-		// Straight to the descriptor: stream.Stderr would first read a bad
-		// STDIOBUF_POLICY and warn about it in its own words.
-		fmt.Fprintf(os.Stderr, "%s: %s\n", prog, err)
+		// Straight to the descriptor, as nothing has been buffered yet.
+		var ge *getopt.UsageError
 		var ue *usageError
-		if errors.As(err, &ue) {
+		byGetopt := errors.As(err, &ge)
+		name := prog
+		if byGetopt {
+			// glibc's getopt reports under argv[0] as given, where the
+			// tool's own messages use the program name.
+			name = argv0
+		}
+		fmt.Fprintf(os.Stderr, "%s: %s\n", name, err)
+		if byGetopt || errors.As(err, &ue) {
 			fmt.Fprintf(os.Stderr, "Try '%s --help' for more information.\n", prog)
 		}
 		return 1, false
@@ -66,7 +117,7 @@ func run(prog string, args []string, lookupEnv func(string) (string, bool)) (sta
 		writeHelp(stream.Stdout, prog)
 		return 0, false
 	case actionVersion:
-		writeVersion(stream.Stdout, prog)
+		writeVersion(stream.Stdout)
 		return 0, false
 	}
 
@@ -97,30 +148,24 @@ func run(prog string, args []string, lookupEnv func(string) (string, bool)) (sta
 		// Flush first, so that the out: line counts the last write. A
 		// failure stays with the Writer for stream.Exit to report.
 		w.Flush()
-		for _, info := range t.inputs {
-			fmt.Fprintf(stream.Stderr, "%s: stats: in: %s\n", prog, info)
-		}
-		fmt.Fprintf(stream.Stderr, "%s: stats: out: %s\n", prog, w.Info())
+		writeStats(stream.Stderr, prog, cfg.statsJSON, t.inputs, w.Info())
 	}
 	return status, false
 }
 
-// applyPolicy makes --policy the process's default buffer policy, which
-// every stream (the standard ones too) uses when it allocates its buffer;
-// without --policy it checks that STDIOBUF_POLICY, if set, is one stream
-// can use.
-func applyPolicy(policy string, lookupEnv func(string) (string, bool)) error {
-	if policy != "" {
-		p, err := stream.ParsePolicy(policy)
-		if err != nil {
-			return &policyError{source: "--policy", value: policy}
-		}
-		return stream.SetDefaultPolicy(p)
+// programName is the name the tool's messages start with: argv[0] as
+// given ("./bin/getdelim: invalid number of lines: 'x'"), as gnulib's
+// set_program_name keeps it, except that a libtool wrapper's real binary,
+// DIR/.libs/NAME or DIR/.libs/lt-NAME, is called NAME. glibc's getopt
+// reports its errors under argv[0] unchanged.
+func programName(argv0 string) string {
+	slash := strings.LastIndexByte(argv0, '/')
+	if !strings.HasSuffix(argv0[:slash+1], "/.libs/") {
+		return argv0
 	}
-	if v, ok := lookupEnv("STDIOBUF_POLICY"); ok && v != "" {
-		if _, err := stream.ParsePolicy(v); err != nil {
-			return &policyError{source: "STDIOBUF_POLICY", value: v}
-		}
+	base := argv0[slash+1:]
+	if name, ok := strings.CutPrefix(base, "lt-"); ok {
+		return name
 	}
-	return nil
+	return base
 }

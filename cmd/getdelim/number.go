@@ -15,10 +15,11 @@ type numberError struct {
 	what     string // "lines" or "bytes"
 	text     string // the argument as head quotes it
 	overflow bool   // a well-formed number too large for 64 bits
+	q        quoting
 }
 
 func (e *numberError) Error() string {
-	msg := fmt.Sprintf("invalid number of %s: %s", e.what, quote(e.text))
+	msg := fmt.Sprintf("invalid number of %s: %s", e.what, e.q.quote(e.text))
 	if e.overflow {
 		msg += ": Value too large for defined data type"
 	}
@@ -49,8 +50,9 @@ func isCSpace(c byte) bool { return c == ' ' || c >= '\t' && c <= '\r' }
 // optionally followed by B or D (powers of 1000 instead) or iB (1024). A
 // suffix alone counts one unit ("K" is 1024). A negative sign, any other
 // suffix or trailing byte is invalid; a value past 2^64-1 is an overflow.
-func parseCount(s string, lines bool) (uint64, error) {
-	invalid := &numberError{what: unitName(lines), text: s}
+// q quotes s in the error.
+func parseCount(s string, lines bool, q quoting) (uint64, error) {
+	invalid := &numberError{what: unitName(lines), text: s, q: q}
 	rest := strings.TrimLeftFunc(s, func(r rune) bool { return r < 0x80 && isCSpace(byte(r)) })
 	if strings.HasPrefix(rest, "-") {
 		return 0, invalid

@@ -69,7 +69,7 @@ func TestParseCount(t *testing.T) {
 		{in: "99999999999999999999k", wantErr: "invalid number of bytes: '99999999999999999999k': Value too large for defined data type"},
 	}
 	for _, tt := range tests {
-		got, err := parseCount(tt.in, tt.lines)
+		got, err := parseCount(tt.in, tt.lines, quoting{})
 		if diff := cmp.Diff(tt.wantErr, errText(err)); diff != "" {
 			t.Errorf("parseCount(%q) error mismatch (-want +got):\n%s", tt.in, diff)
 			continue

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/stdiobuf/stdiobuf/internal/getopt"
 	"github.com/stdiobuf/stdiobuf/stream"
 )
 
@@ -26,10 +27,12 @@ type config struct {
 	elide       bool   // print all but the last count units (-n -N, -c -N)
 	headers     headerMode
 	delim       byte
-	presumePipe bool   // ---presume-input-pipe: never seek (head's testing option)
-	loop        bool   // --loop: the getdelim/fwrite loop instead of stream's copy methods
-	policy      string // --policy: a buffer policy for every stream; "" if not given
-	stats       bool   // --stats: report each stream's buffering on stderr
+	presumePipe bool          // ---presume-input-pipe: never seek (head's testing option)
+	loop        bool          // --loop: the getdelim/fwrite loop instead of stream's copy methods
+	policy      stream.Policy // --policy: a buffer policy for every stream; PolicyDefault if not given
+	stats       bool          // --stats: report each stream's buffering on stderr
+	statsJSON   bool          // --stats=json: as one line of JSON (internal/streamstats)
+	quoting     quoting       // the locale's way of quoting in messages
 	files       []string
 }
 
@@ -49,31 +52,32 @@ const shortOptions = "c:n:qvz0123456789d:"
 
 // headLongOptions are GNU head's long options, in head's order, which is
 // the order glibc lists them in when an abbreviation is ambiguous.
-var headLongOptions = []longOption{
-	{"bytes", requiredArgument, "c"},
-	{"lines", requiredArgument, "n"},
-	{"-presume-input-pipe", noArgument, "presume-input-pipe"},
-	{"quiet", noArgument, "q"},
-	{"silent", noArgument, "q"},
-	{"verbose", noArgument, "v"},
-	{"zero-terminated", noArgument, "z"},
-	{"help", noArgument, "help"},
-	{"version", noArgument, "version"},
+var headLongOptions = []getopt.Option{
+	{Name: "bytes", Arg: getopt.RequiredArgument, Key: "c"},
+	{Name: "lines", Arg: getopt.RequiredArgument, Key: "n"},
+	{Name: "-presume-input-pipe", Arg: getopt.NoArgument, Key: "presume-input-pipe"},
+	{Name: "quiet", Arg: getopt.NoArgument, Key: "q"},
+	{Name: "silent", Arg: getopt.NoArgument, Key: "q"},
+	{Name: "verbose", Arg: getopt.NoArgument, Key: "v"},
+	{Name: "zero-terminated", Arg: getopt.NoArgument, Key: "z"},
+	{Name: "help", Arg: getopt.NoArgument, Key: "help"},
+	{Name: "version", Arg: getopt.NoArgument, Key: "version"},
 }
 
 // extraLongOptions are this tool's own long options.
-var extraLongOptions = []longOption{
-	{"loop", noArgument, "loop"},
-	{"policy", requiredArgument, "policy"},
-	{"stats", noArgument, "stats"},
+var extraLongOptions = []getopt.Option{
+	{Name: "loop", Arg: getopt.NoArgument, Key: "loop"},
+	{Name: "policy", Arg: getopt.RequiredArgument, Key: "policy"},
+	{Name: "stats", Arg: getopt.OptionalArgument, Key: "stats"},
 }
 
 // parseArgs parses the arguments after the program name as GNU head's
 // main does, in order: a count given twice takes the last, --help and
 // --version act when they are met, and the first error ends the parse.
-// lookupEnv reads the environment (POSIXLY_CORRECT).
+// lookupEnv reads the environment (POSIXLY_CORRECT, and the locale
+// variables for the quoting of messages).
 func parseArgs(args []string, lookupEnv func(string) (string, bool)) (config, action, error) {
-	cfg := config{count: 10, lines: true, delim: '\n'}
+	cfg := config{count: 10, lines: true, delim: '\n', quoting: localeQuoting(lookupEnv)}
 	if len(args) > 0 && isObsoleteCount(args[0]) {
 		if err := cfg.obsoleteCount(args[0][1:]); err != nil {
 			return cfg, actionRun, err
@@ -81,8 +85,8 @@ func parseArgs(args []string, lookupEnv func(string) (string, bool)) (config, ac
 		args = args[1:]
 	}
 	_, posix := lookupEnv("POSIXLY_CORRECT")
-	s := optionScanner{shorts: shortOptions, longs: headLongOptions, extras: extraLongOptions, inOrder: posix}
-	events, operands, scanErr := s.scan(args)
+	s := getopt.Scanner{Shorts: shortOptions, Longs: headLongOptions, Extras: extraLongOptions, InOrder: posix}
+	events, operands, scanErr := s.Scan(args)
 	for _, ev := range events {
 		act, err := cfg.apply(ev)
 		if err != nil || act != actionRun {
@@ -95,7 +99,7 @@ func parseArgs(args []string, lookupEnv func(string) (string, bool)) (config, ac
 	// head checks this once all options are read: it must be able to
 	// seek back that far.
 	if !cfg.lines && cfg.elide && cfg.count > math.MaxInt64 {
-		return cfg, actionRun, &numberError{what: "bytes", text: strconv.FormatUint(cfg.count, 10), overflow: true}
+		return cfg, actionRun, &numberError{what: "bytes", text: strconv.FormatUint(cfg.count, 10), overflow: true, q: cfg.quoting}
 	}
 	cfg.files = operands
 	if len(cfg.files) == 0 {
@@ -126,24 +130,24 @@ func (cfg *config) obsoleteCount(arg string) error {
 		case 'l':
 			cfg.lines = true
 		case 'q', 'v', 'z':
-			cfg.apply(optionEvent{key: string(c)}) // as the options of those names
+			cfg.apply(getopt.Event{Key: string(c)}) // as the options of those names
 		default:
-			return &usageError{fmt.Sprintf("invalid trailing option -- %c", c)}
+			return &usageError{msg: fmt.Sprintf("invalid trailing option -- %c", c)}
 		}
 	}
-	n, err := parseCount(number+multiplier, cfg.lines)
+	n, err := parseCount(number+multiplier, cfg.lines, cfg.quoting)
 	cfg.count = n
 	return err
 }
 
 // apply applies one option.
-func (cfg *config) apply(ev optionEvent) (action, error) {
-	switch ev.key {
+func (cfg *config) apply(ev getopt.Event) (action, error) {
+	switch ev.Key {
 	case "c", "n":
-		cfg.lines = ev.key == "n"
-		arg, elide := strings.CutPrefix(ev.arg, "-")
+		cfg.lines = ev.Key == "n"
+		arg, elide := strings.CutPrefix(ev.Arg, "-")
 		cfg.elide = elide
-		n, err := parseCount(arg, cfg.lines)
+		n, err := parseCount(arg, cfg.lines, cfg.quoting)
 		cfg.count = n
 		return actionRun, err
 	case "q":
@@ -153,7 +157,7 @@ func (cfg *config) apply(ev optionEvent) (action, error) {
 	case "z":
 		cfg.delim = 0
 	case "d":
-		d, err := parseDelimiter(ev.arg)
+		d, err := parseDelimiter(ev.Arg, cfg.quoting)
 		cfg.delim = d
 		return actionRun, err
 	case "presume-input-pipe":
@@ -161,33 +165,41 @@ func (cfg *config) apply(ev optionEvent) (action, error) {
 	case "loop":
 		cfg.loop = true
 	case "stats":
-		cfg.stats = true
-	case "policy":
-		if _, err := stream.ParsePolicy(ev.arg); err != nil {
-			return actionRun, &policyError{source: "--policy", value: ev.arg}
+		switch ev.Arg {
+		case "", "text":
+			cfg.stats, cfg.statsJSON = true, false
+		case "json":
+			cfg.stats, cfg.statsJSON = true, true
+		default:
+			return actionRun, &usageError{msg: fmt.Sprintf("invalid argument %s for '--stats' (want text or json)", cfg.quoting.quote(ev.Arg))}
 		}
-		cfg.policy = ev.arg
+	case "policy":
+		p, err := stream.ParsePolicy(ev.Arg)
+		if err != nil {
+			return actionRun, &usageError{msg: fmt.Sprintf("invalid buffer policy %s for --policy (%s)", cfg.quoting.quote(ev.Arg), policyForms)}
+		}
+		cfg.policy = p
 	case "help":
 		return actionHelp, nil
 	case "version":
 		return actionVersion, nil
 	default:
 		// A digit: a count given as "-5" anywhere but first.
-		return actionRun, &usageError{fmt.Sprintf("invalid trailing option -- %s", ev.key)}
+		return actionRun, &usageError{msg: fmt.Sprintf("invalid trailing option -- %s", ev.Key)}
 	}
 	return actionRun, nil
 }
 
-// A policyError is a buffer policy that stream.ParsePolicy rejects.
-type policyError struct {
-	source string // "--policy" or the environment variable
-	value  string
-}
+// A usageError is a malformed command line that the tool finds itself, as
+// head's own code does, where a *getopt.UsageError is one getopt finds.
+// Both are followed by "Try 'PROG --help' for more information.".
+type usageError struct{ msg string }
 
-func (e *policyError) Error() string {
-	return fmt.Sprintf("invalid buffer policy for %s: %s (want blksize, bufsiz, coreutils, bufio or a size such as 64K)",
-		e.source, quote(e.value))
-}
+func (e *usageError) Error() string { return e.msg }
+
+// policyForms are the values --policy takes, as stream.ParsePolicy reads
+// them.
+const policyForms = "want blksize, bufsiz, coreutils, bufio, default, or a size up to 1G such as 64K"
 
 // errDelimiter is the reason every bad -d argument shares.
 var errDelimiter = errors.New("a delimiter is one byte, a C escape such as \\t or \\0, or empty for NUL")
@@ -199,7 +211,8 @@ var delimiterEscapes = map[string]byte{
 
 // parseDelimiter reads -d's argument: one byte, an escape such as \t or
 // \0, or the empty string, which means NUL (as for bash's read -d "").
-func parseDelimiter(s string) (byte, error) {
+// q quotes s in the error.
+func parseDelimiter(s string, q quoting) (byte, error) {
 	if len(s) == 1 {
 		return s[0], nil
 	}
@@ -209,5 +222,5 @@ func parseDelimiter(s string) (byte, error) {
 	if d, ok := delimiterEscapes[s]; ok {
 		return d, nil
 	}
-	return '\n', fmt.Errorf("invalid delimiter %s: %w", quote(s), errDelimiter)
+	return '\n', fmt.Errorf("invalid delimiter %s: %w", q.quote(s), errDelimiter)
 }

@@ -5,6 +5,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/stdiobuf/stdiobuf/stream"
 )
 
 func TestParseArgs(t *testing.T) {
@@ -37,7 +39,11 @@ func TestParseArgs(t *testing.T) {
 		{args: "--silent --verbose", want: with(func(c *config) { c.headers = headersAlways })},
 		{args: "--s", want: with(func(c *config) { c.headers = headersNever })},
 		{args: "--st", want: with(func(c *config) { c.stats = true })},
-		{args: "--lo --pol 64K", want: with(func(c *config) { c.loop, c.policy = true, "64K" })},
+		{args: "--stats=json", want: with(func(c *config) { c.stats, c.statsJSON = true, true })},
+		{args: "--stats=json --st=text", want: with(func(c *config) { c.stats = true })},
+		{args: "--stats json", want: with(func(c *config) { c.stats, c.files = true, []string{"json"} })},
+		{args: "--lo --pol 64K", want: with(func(c *config) { c.loop, c.policy = true, 65536 })},
+		{args: "--policy=bufsiz", want: with(func(c *config) { c.policy = stream.PolicyBufsiz })},
 		{args: "-z", want: with(func(c *config) { c.delim = 0 })},
 		{args: "--zero", want: with(func(c *config) { c.delim = 0 })},
 		{args: "-d ,", want: with(func(c *config) { c.delim = ',' })},
@@ -68,6 +74,7 @@ func TestParseArgs(t *testing.T) {
 			"'--quiet' '--silent' '--verbose' '--zero-terminated' '--help' '--version'"},
 		{args: "--qu=1", wantErr: "option '--quiet' doesn't allow an argument"},
 		{args: "--help=x", wantErr: "option '--help' doesn't allow an argument"},
+		{args: "--stats=xml", wantErr: "invalid argument 'xml' for '--stats' (want text or json)"},
 		{args: "--lin", wantErr: "option '--lines' requires an argument"},
 		{args: "-qn", wantErr: "option requires an argument -- 'n'"},
 		{args: "-n abc -x", wantErr: "invalid number of lines: 'abc'"},
@@ -86,7 +93,8 @@ func TestParseArgs(t *testing.T) {
 		{args: "-c -8E -x", wantErr: "invalid option -- 'x'"},
 		{args: "-c -8E -n 2", want: with(func(c *config) { c.count = 2 })},
 		{args: "-d ab", wantErr: `invalid delimiter 'ab': a delimiter is one byte, a C escape such as \t or \0, or empty for NUL`},
-		{args: "--policy nope", wantErr: "invalid buffer policy for --policy: 'nope' (want blksize, bufsiz, coreutils, bufio or a size such as 64K)"},
+		{args: "--policy nope", wantErr: "invalid buffer policy 'nope' for --policy (" + policyForms + ")"},
+		{args: "--policy 2G", wantErr: "invalid buffer policy '2G' for --policy (" + policyForms + ")"},
 	}
 	for _, tt := range tests {
 		args := strings.Fields(tt.args)
@@ -105,7 +113,7 @@ func TestParseArgs(t *testing.T) {
 		if act != actionRun {
 			continue
 		}
-		if diff := cmp.Diff(tt.want, got, cmp.AllowUnexported(config{})); diff != "" {
+		if diff := cmp.Diff(tt.want, got, cmp.AllowUnexported(config{}, quoting{})); diff != "" {
 			t.Errorf("parseArgs(%q) (-want +got):\n%s", tt.args, diff)
 		}
 	}

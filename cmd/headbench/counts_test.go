@@ -7,38 +7,26 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/stdiobuf/stdiobuf/internal/streamstats"
 )
 
-const statsIn = `getdelim: stats: in: fd=0 mode=full size=131072 policy=blksize blksize=131072 reads=1758 writes=0 kernel=0 reason="st_blksize 131072"`
-const statsOut = `getdelim: stats: out: fd=1 mode=full size=4096 policy=blksize blksize=4096 reads=0 writes=56228 kernel=0 reason="st_blksize 4096"`
+const statsJSON = `{"in":[{"fd":0,"mode":"full","size":131072,"policy":"blksize","blksize":131072,"reads":1758,"writes":0,"kernel":2,"reason":"st_blksize 131072"}],` +
+	`"out":{"fd":1,"mode":"full","size":4096,"policy":"blksize","blksize":4096,"reads":0,"writes":56228,"kernel":0,"reason":"st_blksize 4096"}}` + "\n"
 
 func TestParseGetdelimStats(t *testing.T) {
-	in := &streamStats{Fd: 0, Mode: "full", Size: 131072, Policy: "blksize", Blksize: 131072, Reads: 1758, Reason: "st_blksize 131072"}
-	out := &streamStats{Fd: 1, Mode: "full", Size: 4096, Policy: "blksize", Blksize: 4096, Writes: 56228, Reason: "st_blksize 4096"}
-	for _, tc := range []struct {
-		name   string
-		stderr string
-		want   counts
-	}{
-		{"the documented lines", statsIn + "\n" + statsOut + "\n",
-			counts{Source: "getdelim --stats", Reads: 1758, Writes: 56228, In: in, Out: out}},
-		{"other lines, out first, no final newline", "warming up\n" + statsOut + "\nnoise: x=1\nnot a: stats: line\n" + statsIn,
-			counts{Source: "getdelim --stats", Reads: 1758, Writes: 56228, In: in, Out: out}},
-		{"another program name", strings.ReplaceAll(statsIn+"\n"+statsOut, "getdelim:", "/tmp/x/gd:"),
-			counts{Source: "getdelim --stats", Reads: 1758, Writes: 56228, In: in, Out: out}},
-		{"extra fields and escapes",
-			`getdelim: stats: in: fd=0 newfield=7 mode=full size=8192 policy=bufsiz blksize=131072 reads=28114 writes=0 kernel=2 reason="min(st_blksize, 8192) \"bufsiz\"" more="a b"` + "\n" +
-				`getdelim: stats: out: fd=1 mode=line size=1024 policy=blksize blksize=1024 reads=0 writes=9 kernel=0 reason=terminal`,
-			counts{Source: "getdelim --stats", Reads: 28114, Writes: 9, Kernel: 2,
-				In:  &streamStats{Mode: "full", Size: 8192, Policy: "bufsiz", Blksize: 131072, Reads: 28114, Kernel: 2, Reason: `min(st_blksize, 8192) "bufsiz"`},
-				Out: &streamStats{Fd: 1, Mode: "line", Size: 1024, Policy: "blksize", Blksize: 1024, Writes: 9, Reason: "terminal"}}},
+	in := &streamstats.Stream{Fd: 0, Mode: "full", Size: 131072, Policy: "blksize", Blksize: 131072, Reads: 1758, Kernel: 2, Reason: "st_blksize 131072"}
+	out := &streamstats.Stream{Fd: 1, Mode: "full", Size: 4096, Policy: "blksize", Blksize: 4096, Writes: 56228, Reason: "st_blksize 4096"}
+	want := counts{Source: "getdelim --stats=json", Reads: 1758, Writes: 56228, Kernel: 2, In: in, Out: out}
+	for _, tc := range []struct{ name, stderr string }{
+		{"alone", statsJSON},
+		{"after a warning, no final newline", "getdelim: warning: something\n" + strings.TrimSuffix(statsJSON, "\n")},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			got, err := parseGetdelimStats(tc.stderr)
 			if err != nil {
 				t.Fatal(err)
 			}
-			if diff := cmp.Diff(tc.want, got); diff != "" {
+			if diff := cmp.Diff(want, got); diff != "" {
 				t.Errorf("(-want +got):\n%s", diff)
 			}
 		})
@@ -49,17 +37,16 @@ func TestParseGetdelimStatsErrors(t *testing.T) {
 	for _, tc := range []struct {
 		name, stderr, want string
 	}{
-		{"no lines", "getdelim: error\n", "want an in and an out line"},
-		{"only in", statsIn, "want an in and an out line"},
-		{"bad number", strings.Replace(statsIn, "reads=1758", "reads=lots", 1) + "\n" + statsOut, "reads=lots is not an integer"},
-		{"not key=value", "getdelim: stats: in: fd=0 junk\n" + statsOut, `field "junk" is not key=value`},
-		{"open quote", `getdelim: stats: in: fd=0 reason="st_blksize` + "\n" + statsOut, "bad quoted value of reason"},
-		{"no stream", "getdelim: stats: fd=0\n", "no stream name"},
+		{"nothing", "", "getdelim --stats=json: unexpected end of JSON input"},
+		{"the text form", "getdelim: stats: in: fd=0 mode=full\n", "getdelim --stats=json: invalid character"},
+		{"a message after it", statsJSON + "getdelim: error\n", "getdelim --stats=json: invalid character"},
+		{"two inputs", `{"in":[{},{}],"out":{}}`, "getdelim --stats=json: 2 input streams, want 1"},
+		{"no input", `{"in":[],"out":{}}`, "getdelim --stats=json: 0 input streams, want 1"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := parseGetdelimStats(tc.stderr)
-			if err == nil || !strings.Contains(err.Error(), tc.want) {
-				t.Errorf("error = %v, want one containing %q", err, tc.want)
+			if err == nil || !strings.HasPrefix(err.Error(), tc.want) {
+				t.Errorf("error = %v, want one starting %q", err, tc.want)
 			}
 		})
 	}

@@ -95,12 +95,17 @@ func TestQuickEndToEnd(t *testing.T) {
 	for _, f := range r.Figures {
 		have[f.Key] = f.Wall != nil && f.Wall.N == 2
 	}
-	for _, key := range []string{"policy=bufsiz", "policy=blksize", "policy=coreutils", "policy=bufio", "policy=1024", "policy=65536", "peer=getdelim-fast"} {
+	for _, p := range policyNames {
+		if !have["policy="+p] {
+			t.Errorf("figure policy=%s missing or without 2 runs", p)
+		}
+	}
+	for _, key := range []string{"policy=1024", "policy=65536", "peer=getdelim-fast"} {
 		if !have[key] {
 			t.Errorf("figure %s missing or without 2 runs", key)
 		}
 	}
-	for _, p := range peerNames {
+	for _, p := range peerNames() {
 		left := slices.ContainsFunc(r.Notes, func(n string) bool { return strings.HasPrefix(n, "peer "+p+": left out") })
 		if !have["peer="+p] && !left {
 			t.Errorf("peer %s neither ran nor was reported left out", p)
@@ -274,5 +279,31 @@ func TestInterruptCleansUp(t *testing.T) {
 	checkNothingLeft(t, dir, tmp)
 	if _, err := os.Stat(filepath.Join(dir, "out", fileJSON)); err == nil {
 		t.Error("an interrupted run wrote results")
+	}
+}
+
+// TestInterruptMessage: Ctrl-C gives status 130 and a plain message, not
+// the signal's name.
+func TestInterruptMessage(t *testing.T) {
+	gd := needGetdelim(t)
+	dir := t.TempDir()
+	o, err := parseFlags(quickArgs(dir, "--getdelim", gd, "--no-mount", "--peers", "none"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancelCause(t.Context())
+	defer cancel(nil)
+	var stdout, stderr bytes.Buffer
+	s := &session{o: o, out: &stdout, log: &stderr, prog: newProgress(&stderr), afterSetup: func() {
+		cancel(interrupted{syscall.SIGINT})
+	}}
+	if status := s.main(ctx); status != 130 {
+		t.Errorf("status %d, want 130", status)
+	}
+	if got, want := stderr.String(), "headbench: interrupted: removed what the run had made\n"; !strings.HasSuffix(got, want) {
+		t.Errorf("standard error ends %q, want %q", got, want)
+	}
+	if stdout.Len() > 0 {
+		t.Errorf("standard output %q, want nothing", stdout.String())
 	}
 }

@@ -4,6 +4,7 @@ package main
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -90,41 +91,57 @@ func getdelimFigure(kind, policy string, size int64, bin string) *figure {
 	}
 }
 
+// peer is a program a user would pick instead of getdelim --loop.
+type peer struct {
+	name  string // what --peers takes; the figure's key is peer=NAME
+	tool  string // the program, as tools names it
+	title string
+	args  []string // before -n N
+}
+
+// peers are the peers in report order. c-default and c-rule are the pair
+// whose ratio is glibc's own gain from the policy (see gains).
+var peers = []peer{
+	{"head", "head", "GNU head", nil},
+	{"c-default", "cloop", "C getdelim/fwrite loop, glibc default", []string{"-i", "default", "-o", "default"}},
+	{"c-rule", "cloop", "C getdelim/fwrite loop, min(st_blksize, 128K)", []string{"-i", "rule", "-o", "rule"}},
+	{"go-bufio", "bufioloop", "Go bufio ReadSlice/Write loop, 4K (default)", nil},
+	{"getdelim-fast", "getdelim", "getdelim default path (no --loop)", nil},
+	{"cat", "cat", "cat: the floor", nil},
+}
+
+// peerNames returns the names --peers takes, in report order.
+func peerNames() []string {
+	names := make([]string, len(peers))
+	for i, p := range peers {
+		names[i] = p.name
+	}
+	return names
+}
+
 // peerFigure returns the figure of the peer name, or nil and why it is
 // missing.
 func peerFigure(name string, t *tools) (*figure, string) {
-	bins := map[string]string{"getdelim": t.getdelim, "cloop": t.cloop, "bufioloop": t.bufioloop, "head": t.head, "cat": t.cat}
-	for _, p := range []struct {
-		name, tool, title string
-		extra             []string
-	}{
-		{"head", "head", "GNU head", nil},
-		{"c-default", "cloop", "C getdelim/fwrite loop, glibc default", []string{"-i", "default", "-o", "default"}},
-		{"c-rule", "cloop", "C getdelim/fwrite loop, min(st_blksize, 128K)", []string{"-i", "rule", "-o", "rule"}},
-		{"go-bufio", "bufioloop", "Go bufio ReadSlice/Write loop, 4K (default)", nil},
-		{"getdelim-fast", "getdelim", "getdelim default path (no --loop)", nil},
-		{"cat", "cat", "cat: the floor", nil},
-	} {
-		if p.name != name {
-			continue
-		}
-		bin := bins[p.tool]
-		if bin == "" {
-			return nil, t.missing[p.tool]
-		}
-		f := &figure{Kind: kindPeer, Key: "peer=" + name, Title: p.title, getdelim: p.tool == "getdelim"}
-		if name == "cat" {
-			// `cat input > /dev/null`: cat opens the file itself.
-			f.args = func(_ int64, input string) []string { return []string{bin, input} }
-			return f, ""
-		}
-		f.stdin = true
-		f.args = func(n int64, _ string) []string {
-			return append(append([]string{bin}, p.extra...), "-n", strconv.FormatInt(n, 10))
-		}
+	i := slices.IndexFunc(peers, func(p peer) bool { return p.name == name })
+	if i < 0 {
+		return nil, "unknown peer"
+	}
+	p := peers[i]
+	bin := map[string]string{"getdelim": t.getdelim, "cloop": t.cloop, "bufioloop": t.bufioloop, "head": t.head, "cat": t.cat}[p.tool]
+	if bin == "" {
+		return nil, t.missing[p.tool]
+	}
+	f := &figure{Kind: kindPeer, Key: "peer=" + name, Title: p.title, getdelim: p.tool == "getdelim"}
+	if name == "cat" {
+		// `cat input > /dev/null`: cat opens the file itself.
+		f.args = func(_ int64, input string) []string { return []string{bin, input} }
 		return f, ""
 	}
-	return nil, "unknown peer"
+	f.stdin = true
+	f.args = func(n int64, _ string) []string {
+		return append(append([]string{bin}, p.args...), "-n", strconv.FormatInt(n, 10))
+	}
+	return f, ""
 }
 
 // sizeName writes a byte count the short way: 1K, 128K, 1M, or bytes.

@@ -4,33 +4,36 @@ package main
 
 import (
 	"errors"
-	"flag"
 	"fmt"
-	"io"
 	"math"
 	"slices"
 	"strconv"
 	"strings"
 
+	"github.com/stdiobuf/stdiobuf/internal/getopt"
 	"github.com/stdiobuf/stdiobuf/internal/seedinput"
+	"github.com/stdiobuf/stdiobuf/stream"
 )
 
-// errUsage marks a bad command line: main exits with status 2 for it.
-var errUsage = errors.New("usage")
+// errHelp is parseFlags' answer to --help.
+var errHelp = errors.New("help requested")
 
-// usageError is a bad command line with a message for the user.
-type usageError struct{ msg string }
-
-func (e *usageError) Error() string { return e.msg }
-func (e *usageError) Is(target error) bool {
-	return target == errUsage
-}
-
+// usagef returns a bad command line's error; run prints it with the "Try
+// 'headbench --help'" line and exits with status 2.
 func usagef(format string, args ...any) error {
-	return &usageError{msg: fmt.Sprintf(format, args...)}
+	return &getopt.UsageError{Msg: fmt.Sprintf(format, args...)}
 }
 
-const usageText = `Usage: headbench [flags]
+// How long a run takes on the 2-CPU machine of bench/results, even when
+// busy: --quick took 14 to 21 s (load average 9 to 14), the full run 6 to
+// 7 minutes (load average below 1.5). The README states the same.
+const (
+	quickTime = "15-30 s"
+	fullTime  = "6-7 min"
+)
+
+// usageText is --help's text; policies and peers come from their tables.
+var usageText = `Usage: headbench [OPTION]...
 
 Times 'getdelim --loop -n N < input > /dev/null' under each buffering policy
 and a sweep of fixed buffer sizes, beside the programs a user would pick
@@ -38,16 +41,17 @@ instead (GNU head, a C getdelim/fwrite loop, Go's bufio, cat), on file
 systems whose st_blksize is 4 KiB (or whatever the local one reports),
 128 KiB and 1 MiB. Runs are interleaved; each figure is the median of --runs.
 
-With no flags it makes the seed's input (290955 lines, about 230 MB, kept in
+With no options it makes the seed's input (290955 lines, about 230 MB, kept in
 the user cache directory), builds cmd/getdelim and the peers in bench/, and
 writes results.md, results.json, bench.txt (for benchstat) and SVG charts to
 a new folder headbench-YYYYMMDD-HHMMSS. As root with loop devices it mounts
 XFS images with st_blksize 128 KiB and 1 MiB under $TMPDIR and removes them
 at the end, also after Ctrl-C.
 
-Flags:
+Options:
   --quick            a 10x smaller input (29095 lines) and 5 runs: a check
-                     that everything works, in about a minute
+                     that everything works in ` + quickTime + ` once the tools
+                     are compiled (the full run takes ` + fullTime + `)
   --runs N           timed runs of each figure (default 11; 5 with --quick)
   --out DIR          where the results go (default: ./headbench-YYYYMMDD-HHMMSS)
   --input FILE       time on FILE instead of the generated input; -n is its
@@ -58,18 +62,21 @@ Flags:
   --fs LIST          file systems: local, xfs128k, xfs1m (default: all three;
                      the XFS ones need root, mkfs.xfs and loop devices)
   --no-mount         the same as --fs local
-  --policies LIST    getdelim policies: bufsiz, blksize, coreutils, bufio
-                     (default: all four; bufsiz is the baseline of the ratios)
-  --sweep LIST       fixed buffer sizes for getdelim --policy BYTES, as bytes
-                     or with K, KiB, M, MiB (default: 1K,2K,...,1M; "none")
-  --peers LIST       head, c-default, c-rule, go-bufio, getdelim-fast, cat
+  --policies LIST    getdelim policies: ` + strings.Join(policyNames, ", ") + `
+                     (default: all; bufsiz is the baseline of the ratios)
+  --sweep LIST       fixed buffer sizes for getdelim --policy SIZE, written
+                     as --policy takes them: 4096, 64K, 1MiB, ... up to 1G
+                     (default: 1K,2K,...,1M; "none")
+  --peers LIST       ` + strings.Join(peerNames(), ", ") + `
                      (default: all; "none")
   --getdelim PATH    use this getdelim binary instead of building cmd/getdelim
   --help             this text
 
-A LIST is comma-separated. Exit status: 0 when every figure was taken, 1 when
-something failed (it is reported and the rest still runs), 2 for a bad command
-line.
+A LIST is comma-separated. An option may be abbreviated to any unambiguous
+prefix, and its argument may follow '=' (--runs=3). Exit status: 0 when every
+figure was taken, 1 when something failed (it is reported and the rest still
+runs), 2 for a bad command line, 128+N when stopped by signal N (130 for
+Ctrl-C).
 `
 
 // options is the parsed command line.
@@ -87,15 +94,18 @@ type options struct {
 	getdelim string
 }
 
-// The names the list flags accept, in the order figures are reported.
+// The names the list options accept, in the order figures are reported.
 var (
-	fsNames     = []string{"local", "xfs128k", "xfs1m"}
+	fsNames = []string{"local", "xfs128k", "xfs1m"}
+	// policyNames are the getdelim --policy values timed as figures;
+	// bufsiz, glibc's rule today, comes first as the baseline of every
+	// ratio. A policy added here gets its figure, its rows in the tables
+	// and its bars in the chart.
 	policyNames = []string{"bufsiz", "blksize", "coreutils", "bufio"}
-	peerNames   = []string{"head", "c-default", "c-rule", "go-bufio", "getdelim-fast", "cat"}
 )
 
 // defaultSweep is 1 KiB to 1 MiB in powers of two: the range of the
-// coreutils table in seed 000.
+// dd table in coreutils' src/ioblksize.h.
 func defaultSweep() []int64 {
 	var s []int64
 	for n := int64(1 << 10); n <= 1<<20; n *= 2 {
@@ -108,112 +118,125 @@ const (
 	defaultRuns = 11
 	quickRuns   = 5
 	maxRuns     = 1000
-	// maxSweepSize bounds a sweep size: getdelim allocates it twice.
-	maxSweepSize = 1 << 30
 )
 
-// parseFlags parses args (without the program name). --help returns
-// flag.ErrHelp; a bad command line returns an error that matches errUsage.
+// longOptions are headbench's options; each reports its name as its key.
+var longOptions = []getopt.Option{
+	{Name: "quick", Arg: getopt.NoArgument},
+	{Name: "runs", Arg: getopt.RequiredArgument},
+	{Name: "out", Arg: getopt.RequiredArgument},
+	{Name: "input", Arg: getopt.RequiredArgument},
+	{Name: "lines", Arg: getopt.RequiredArgument},
+	{Name: "cache", Arg: getopt.RequiredArgument},
+	{Name: "fs", Arg: getopt.RequiredArgument},
+	{Name: "no-mount", Arg: getopt.NoArgument},
+	{Name: "policies", Arg: getopt.RequiredArgument},
+	{Name: "sweep", Arg: getopt.RequiredArgument},
+	{Name: "peers", Arg: getopt.RequiredArgument},
+	{Name: "getdelim", Arg: getopt.RequiredArgument},
+	{Name: "help", Arg: getopt.NoArgument},
+}
+
+// parseFlags parses args (without the program name) as GNU tools do
+// (internal/getopt): an option given twice takes the last value. --help
+// returns errHelp; a bad command line returns a *getopt.UsageError.
 func parseFlags(args []string) (*options, error) {
-	fset := flag.NewFlagSet("headbench", flag.ContinueOnError)
-	fset.SetOutput(io.Discard)
-	fset.Usage = func() {}
-	var (
-		o                              options
-		fsList, policies, sweep, peers string
-		noMount                        bool
-		runs, lines                    int
-	)
-	fset.BoolVar(&o.quick, "quick", false, "")
-	fset.IntVar(&runs, "runs", 0, "")
-	fset.StringVar(&o.out, "out", "", "")
-	fset.StringVar(&o.input, "input", "", "")
-	fset.IntVar(&lines, "lines", 0, "")
-	fset.StringVar(&o.cache, "cache", "", "")
-	fset.StringVar(&fsList, "fs", strings.Join(fsNames, ","), "")
-	fset.BoolVar(&noMount, "no-mount", false, "")
-	fset.StringVar(&policies, "policies", strings.Join(policyNames, ","), "")
-	fset.StringVar(&sweep, "sweep", "", "")
-	fset.StringVar(&peers, "peers", strings.Join(peerNames, ","), "")
-	fset.StringVar(&o.getdelim, "getdelim", "", "")
-	if err := fset.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return nil, err
+	sc := getopt.Scanner{Longs: longOptions}
+	events, operands, err := sc.Scan(args)
+	val := map[string]string{}
+	for _, ev := range events {
+		if ev.Key == "help" {
+			return nil, errHelp
 		}
-		return nil, usagef("%v", err)
+		val[ev.Key] = ev.Arg
 	}
-	if fset.NArg() > 0 {
-		return nil, usagef("unexpected argument %q: headbench takes only flags", fset.Arg(0))
+	if err != nil {
+		return nil, err
 	}
-	set := map[string]bool{}
-	fset.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	if len(operands) > 0 {
+		return nil, usagef("unexpected argument %s: headbench takes only options", quote(operands[0]))
+	}
+	set := func(name string) bool { _, ok := val[name]; return ok }
+	o := options{quick: set("quick"), out: val["out"], input: val["input"], cache: val["cache"], getdelim: val["getdelim"]}
 
 	switch {
-	case !set["runs"] && o.quick:
+	case !set("runs") && o.quick:
 		o.runs = quickRuns
-	case !set["runs"]:
+	case !set("runs"):
 		o.runs = defaultRuns
-	case runs < 1 || runs > maxRuns:
-		return nil, usagef("--runs %d: want 1 to %d", runs, maxRuns)
 	default:
-		o.runs = runs
+		if o.runs, err = parseCount("--runs", val["runs"], 1, maxRuns); err != nil {
+			return nil, err
+		}
 	}
-	if set["input"] && o.input == "" {
-		return nil, usagef("--input: empty file name")
-	}
-	if set["out"] && o.out == "" {
-		return nil, usagef("--out: empty folder name")
-	}
-	if set["cache"] && o.cache == "" {
-		return nil, usagef("--cache: empty folder name")
-	}
-	if set["getdelim"] && o.getdelim == "" {
-		return nil, usagef("--getdelim: empty file name")
+	for _, name := range []string{"input", "out", "cache", "getdelim"} {
+		if set(name) && val[name] == "" {
+			return nil, usagef("--%s: empty name", name)
+		}
 	}
 	switch {
-	case set["lines"] && set["input"]:
+	case set("lines") && set("input"):
 		return nil, usagef("--lines and --input do not go together: --input's line count is the file's")
-	case set["lines"] && lines < 1:
-		return nil, usagef("--lines %d: want at least 1", lines)
-	case set["lines"]:
-		o.lines = lines
+	case set("lines"):
+		if o.lines, err = parseCount("--lines", val["lines"], 1, math.MaxInt32); err != nil {
+			return nil, err
+		}
 	case o.quick:
 		o.lines = seedinput.Lines / 10
 	default:
 		o.lines = seedinput.Lines
 	}
 
-	var err error
-	if o.fs, err = parseNames("--fs", fsList, fsNames); err != nil {
+	if o.fs, err = parseNames("--fs", valueOr(val, "fs", "all"), fsNames); err != nil {
 		return nil, err
 	}
-	if noMount {
-		if set["fs"] && !(len(o.fs) == 1 && o.fs[0] == "local") {
-			return nil, usagef("--no-mount and --fs %s contradict each other", fsList)
+	if set("no-mount") {
+		if set("fs") && !slices.Equal(o.fs, []string{"local"}) {
+			return nil, usagef("--no-mount and --fs %s contradict each other", val["fs"])
 		}
 		o.fs = []string{"local"}
 	}
 	if len(o.fs) == 0 {
 		return nil, usagef("--fs: no file system to run on")
 	}
-	if o.policies, err = parseNames("--policies", policies, policyNames); err != nil {
+	if o.policies, err = parseNames("--policies", valueOr(val, "policies", "all"), policyNames); err != nil {
 		return nil, err
 	}
-	if o.peers, err = parseNames("--peers", peers, peerNames); err != nil {
+	if o.peers, err = parseNames("--peers", valueOr(val, "peers", "all"), peerNames()); err != nil {
 		return nil, err
 	}
-	if set["sweep"] {
-		if o.sweep, err = parseSweep(sweep); err != nil {
+	o.sweep = defaultSweep()
+	if set("sweep") {
+		if o.sweep, err = parseSweep(val["sweep"]); err != nil {
 			return nil, err
 		}
-	} else {
-		o.sweep = defaultSweep()
 	}
 	if len(o.policies)+len(o.sweep)+len(o.peers) == 0 {
 		return nil, usagef("--policies, --sweep and --peers are all empty: nothing to time")
 	}
 	return &o, nil
 }
+
+// valueOr returns the value of option name, or def when it was not given.
+func valueOr(val map[string]string, name, def string) string {
+	if v, ok := val[name]; ok {
+		return v
+	}
+	return def
+}
+
+// parseCount parses a whole number from lo to hi given to option flagName.
+func parseCount(flagName, s string, lo, hi int) (int, error) {
+	n, err := strconv.Atoi(s)
+	if err != nil || n < lo || n > hi {
+		return 0, usagef("%s %s: want a whole number from %d to %d", flagName, quote(s), lo, hi)
+	}
+	return n, nil
+}
+
+// quote quotes a command-line argument for a message, as GNU tools do in
+// the C locale.
+func quote(s string) string { return "'" + s + "'" }
 
 // parseNames parses a comma-separated list of names from known, "all" or
 // "none", and returns them in known's order without repeats.
@@ -229,7 +252,7 @@ func parseNames(flagName, list string, known []string) ([]string, error) {
 	for _, name := range strings.Split(list, ",") {
 		name = strings.TrimSpace(name)
 		if !slices.Contains(known, name) {
-			return nil, usagef("%s: unknown name %q (known: %s, all, none)", flagName, name, strings.Join(known, ", "))
+			return nil, usagef("%s: unknown name %s (known: %s, all, none)", flagName, quote(name), strings.Join(known, ", "))
 		}
 		want[name] = true
 	}
@@ -242,44 +265,26 @@ func parseNames(flagName, list string, known []string) ([]string, error) {
 	return names, nil
 }
 
-// parseSweep parses --sweep: sizes in increasing order without repeats.
+// parseSweep parses --sweep: sizes as getdelim --policy takes them
+// (stream.ParsePolicy: 4096, 64K, 1MiB, ... up to 1 GiB), returned in
+// increasing order without repeats.
 func parseSweep(list string) ([]int64, error) {
 	list = strings.TrimSpace(list)
 	if list == "none" || list == "" {
 		return nil, nil
 	}
-	seen := map[int64]bool{}
 	var sizes []int64
 	for _, f := range strings.Split(list, ",") {
-		n, err := parseSize(strings.TrimSpace(f))
-		if err != nil {
+		f = strings.TrimSpace(f)
+		p, err := stream.ParsePolicy(f)
+		switch {
+		case err != nil:
 			return nil, usagef("--sweep: %v", err)
+		case p <= 0:
+			return nil, usagef("--sweep: %s is a policy, not a buffer size such as 4096, 64K or 1M", quote(f))
 		}
-		if !seen[n] {
-			seen[n] = true
-			sizes = append(sizes, n)
-		}
+		sizes = append(sizes, int64(p))
 	}
 	slices.Sort(sizes)
-	return sizes, nil
-}
-
-// parseSize parses a buffer size: a decimal byte count, or one with the
-// binary suffix K, KiB, M or MiB (any case of k and m).
-func parseSize(s string) (int64, error) {
-	num, mult := s, int64(1)
-	for _, suf := range []struct {
-		s string
-		m int64
-	}{{"KiB", 1 << 10}, {"MiB", 1 << 20}, {"K", 1 << 10}, {"M", 1 << 20}} {
-		if len(s) > len(suf.s) && strings.EqualFold(s[len(s)-len(suf.s):], suf.s) {
-			num, mult = s[:len(s)-len(suf.s)], suf.m
-			break
-		}
-	}
-	n, err := strconv.ParseInt(num, 10, 64)
-	if err != nil || n < 1 || n > math.MaxInt64/mult || n*mult > maxSweepSize {
-		return 0, fmt.Errorf("bad size %q: want a byte count from 1 to 1GiB, such as 4096, 64K or 1M", s)
-	}
-	return n * mult, nil
+	return slices.Compact(sizes), nil
 }

@@ -4,17 +4,18 @@ package main
 
 import (
 	"errors"
-	"flag"
+	"os"
 	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/stdiobuf/stdiobuf/internal/getopt"
 	"github.com/stdiobuf/stdiobuf/internal/seedinput"
 )
 
 func TestParseFlags(t *testing.T) {
 	defaults := func() options {
-		return options{runs: 11, lines: seedinput.Lines, fs: fsNames, policies: policyNames, sweep: defaultSweep(), peers: peerNames}
+		return options{runs: 11, lines: seedinput.Lines, fs: fsNames, policies: policyNames, sweep: defaultSweep(), peers: peerNames()}
 	}
 	with := func(change func(*options)) options {
 		o := defaults()
@@ -28,7 +29,9 @@ func TestParseFlags(t *testing.T) {
 		{nil, defaults()},
 		{[]string{"--quick"}, with(func(o *options) { o.quick, o.runs, o.lines = true, 5, 29095 })},
 		{[]string{"--quick", "--runs", "3"}, with(func(o *options) { o.quick, o.runs, o.lines = true, 3, 29095 })},
-		{[]string{"-runs=7", "--out", "d"}, with(func(o *options) { o.runs, o.out = 7, "d" })},
+		{[]string{"--runs=7", "--out", "d"}, with(func(o *options) { o.runs, o.out = 7, "d" })},
+		{[]string{"--ru", "7", "--runs", "8", "--qu"}, with(func(o *options) { o.quick, o.runs, o.lines = true, 8, 29095 })},
+		{[]string{"--out=d", "--out", "e"}, with(func(o *options) { o.out = "e" })},
 		{[]string{"--input", "f"}, with(func(o *options) { o.input = "f" })},
 		{[]string{"--quick", "--lines", "300"}, with(func(o *options) { o.quick, o.runs, o.lines = true, 5, 300 })},
 		{[]string{"--no-mount"}, with(func(o *options) { o.fs = []string{"local"} })},
@@ -39,6 +42,7 @@ func TestParseFlags(t *testing.T) {
 		{[]string{"--peers", "cat,head"}, with(func(o *options) { o.peers = []string{"head", "cat"} })},
 		{[]string{"--peers", "all"}, defaults()},
 		{[]string{"--sweep", "1M,4096,64K,4KiB,2k"}, with(func(o *options) { o.sweep = []int64{2048, 4096, 65536, 1 << 20} })},
+		{[]string{"--sweep", "1G, 1000,1KB"}, with(func(o *options) { o.sweep = []int64{1000, 1 << 30} })},
 		{[]string{"--sweep", "none"}, with(func(o *options) { o.sweep = nil })},
 		{[]string{"--getdelim", "/bin/g", "--cache", "c"}, with(func(o *options) { o.getdelim, o.cache = "/bin/g", "c" })},
 	} {
@@ -57,58 +61,69 @@ func TestParseFlags(t *testing.T) {
 func TestParseFlagsErrors(t *testing.T) {
 	for _, tc := range []struct {
 		args []string
-		want string // in the message
+		want string // the message, or with a trailing "*" its start
 	}{
-		{[]string{"--bogus"}, "-bogus"},
-		{[]string{"--runs", "0"}, "--runs 0"},
-		{[]string{"--runs", "x"}, `invalid value "x" for flag -runs`},
-		{[]string{"--runs", "1001"}, "--runs 1001"},
-		{[]string{"--lines", "0"}, "--lines 0"},
-		{[]string{"--lines", "5", "--input", "f"}, "do not go together"},
-		{[]string{"--input", ""}, "--input"},
-		{[]string{"--out", ""}, "--out"},
-		{[]string{"--fs", "ext4"}, `unknown name "ext4"`},
-		{[]string{"--fs", "none"}, "no file system"},
-		{[]string{"--no-mount", "--fs", "xfs1m"}, "contradict"},
-		{[]string{"--policies", "fast"}, `unknown name "fast"`},
-		{[]string{"--peers", "dd"}, `unknown name "dd"`},
-		{[]string{"--sweep", "0"}, `bad size "0"`},
-		{[]string{"--sweep", "4X"}, `bad size "4X"`},
-		{[]string{"--sweep", "2G"}, `bad size "2G"`},
-		{[]string{"--sweep", "2048M"}, `bad size "2048M"`},
-		{[]string{"--sweep", "99999999999999999M"}, "bad size"},
-		{[]string{"--sweep", "1K,,2K"}, `bad size ""`},
-		{[]string{"--policies", "none", "--sweep", "none", "--peers", "none"}, "nothing to time"},
-		{[]string{"extra"}, `unexpected argument "extra"`},
+		{[]string{"--bogus"}, "unrecognized option '--bogus'"},
+		{[]string{"-x"}, "invalid option -- 'x'"},
+		{[]string{"-h"}, "invalid option -- 'h'"},
+		{[]string{"--quick=yes"}, "option '--quick' doesn't allow an argument"},
+		{[]string{"--runs"}, "option '--runs' requires an argument"},
+		{[]string{"--p", "none"}, "option '--p' is ambiguous; possibilities: '--policies' '--peers'"},
+		{[]string{"--runs", "0"}, "--runs '0': want a whole number from 1 to 1000"},
+		{[]string{"--runs", "x"}, "--runs 'x': want a whole number from 1 to 1000"},
+		{[]string{"--runs", "1001"}, "--runs '1001': want a whole number from 1 to 1000"},
+		{[]string{"--lines", "0"}, "--lines '0': want a whole number from 1 to 2147483647"},
+		{[]string{"--lines", "5", "--input", "f"}, "--lines and --input do not go together: --input's line count is the file's"},
+		{[]string{"--input", ""}, "--input: empty name"},
+		{[]string{"--out="}, "--out: empty name"},
+		{[]string{"--fs", "ext4"}, "--fs: unknown name 'ext4' (known: local, xfs128k, xfs1m, all, none)"},
+		{[]string{"--fs", "none"}, "--fs: no file system to run on"},
+		{[]string{"--no-mount", "--fs", "xfs1m"}, "--no-mount and --fs xfs1m contradict each other"},
+		{[]string{"--policies", "fast"}, "--policies: unknown name 'fast'*"},
+		{[]string{"--peers", "dd"}, "--peers: unknown name 'dd'*"},
+		{[]string{"--sweep", "0"}, "--sweep: *"},
+		{[]string{"--sweep", "4X"}, "--sweep: *"},
+		{[]string{"--sweep", "2G"}, "--sweep: *"},
+		{[]string{"--sweep", "1025M"}, "--sweep: *"},
+		{[]string{"--sweep", "99999999999999999M"}, "--sweep: *"},
+		{[]string{"--sweep", "1K,,2K"}, "--sweep: *"},
+		{[]string{"--sweep", "blksize"}, "--sweep: 'blksize' is a policy, not a buffer size such as 4096, 64K or 1M"},
+		{[]string{"--sweep", "default"}, "--sweep: 'default' is a policy, not a buffer size such as 4096, 64K or 1M"},
+		{[]string{"--policies", "none", "--sweep", "none", "--peers", "none"}, "--policies, --sweep and --peers are all empty: nothing to time"},
+		{[]string{"extra"}, "unexpected argument 'extra': headbench takes only options"},
 	} {
 		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
 			_, err := parseFlags(tc.args)
-			if !errors.Is(err, errUsage) {
+			var ue *getopt.UsageError
+			if !errors.As(err, &ue) {
 				t.Fatalf("parseFlags error = %v, want a usage error", err)
 			}
-			if !strings.Contains(err.Error(), tc.want) {
-				t.Errorf("message %q does not contain %q", err, tc.want)
+			if prefix, ok := strings.CutSuffix(tc.want, "*"); ok && !strings.HasPrefix(err.Error(), prefix) || !ok && err.Error() != tc.want {
+				t.Errorf("message %q, want %q", err, tc.want)
 			}
 		})
 	}
 }
 
 func TestParseFlagsHelp(t *testing.T) {
-	for _, arg := range []string{"--help", "-h"} {
-		if _, err := parseFlags([]string{arg}); !errors.Is(err, flag.ErrHelp) {
-			t.Errorf("parseFlags(%s) error = %v, want flag.ErrHelp", arg, err)
+	// --help acts where it is met, as in GNU tools: a bad option after it
+	// is not looked at.
+	for _, args := range [][]string{{"--help"}, {"--he"}, {"--runs", "3", "--help", "--bogus"}} {
+		if _, err := parseFlags(args); !errors.Is(err, errHelp) {
+			t.Errorf("parseFlags(%q) error = %v, want errHelp", args, err)
 		}
 	}
 }
 
 // TestUsageNamesEveryFlag keeps --help in step with the flags.
 func TestUsageNamesEveryFlag(t *testing.T) {
-	for _, name := range []string{"--quick", "--runs", "--out", "--input", "--lines", "--cache", "--fs", "--no-mount", "--policies", "--sweep", "--peers", "--getdelim", "--help"} {
+	for _, o := range longOptions {
+		name := "--" + o.Name
 		if !strings.Contains(usageText, "  "+name+" ") && !strings.Contains(usageText, "  "+name+"\n") {
 			t.Errorf("usage text does not document %s", name)
 		}
 	}
-	for _, names := range [][]string{fsNames, policyNames, peerNames} {
+	for _, names := range [][]string{fsNames, policyNames, peerNames()} {
 		for _, n := range names {
 			if !strings.Contains(usageText, n) {
 				t.Errorf("usage text does not name %s", n)
@@ -117,22 +132,15 @@ func TestUsageNamesEveryFlag(t *testing.T) {
 	}
 }
 
-func TestParseSize(t *testing.T) {
-	for _, tc := range []struct {
-		in   string
-		want int64
-	}{
-		{"1", 1}, {"4096", 4096}, {"1K", 1024}, {"1k", 1024}, {"64KiB", 65536}, {"64kib", 65536},
-		{"1M", 1 << 20}, {"2MiB", 2 << 20}, {"1024M", 1 << 30},
-	} {
-		got, err := parseSize(tc.in)
-		if err != nil || got != tc.want {
-			t.Errorf("parseSize(%q) = %d, %v; want %d", tc.in, got, err, tc.want)
-		}
+// TestREADMETimes: the README states the times --help states.
+func TestREADMETimes(t *testing.T) {
+	readme, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Skipf("no README next to the module: %v", err)
 	}
-	for _, in := range []string{"", "K", "-1", "0K", "1.5K", "1 K", "1KB", "1G", "1025M"} {
-		if got, err := parseSize(in); err == nil {
-			t.Errorf("parseSize(%q) = %d, want an error", in, got)
+	for _, want := range []string{"--quick: " + quickTime, fullTime} {
+		if !strings.Contains(string(readme), want) {
+			t.Errorf("README.md does not say %q, as --help does", want)
 		}
 	}
 }
@@ -145,13 +153,12 @@ func TestRunUsageStatus(t *testing.T) {
 		stderr string
 	}{
 		{[]string{"--help"}, 0, "Usage: headbench", ""},
-		{[]string{"--nope"}, 2, "", "flag provided but not defined: -nope"},
-		{[]string{"--runs", "-1"}, 2, "", "--runs -1: want 1 to 1000"},
-		{[]string{"--sweep", "3Q"}, 2, "", `--sweep: bad size "3Q"`},
+		{[]string{"--bogus"}, 2, "", "headbench: unrecognized option '--bogus'\nTry 'headbench --help' for more information.\n"},
+		{[]string{"--runs", "-1"}, 2, "", "headbench: --runs '-1': want a whole number from 1 to 1000\nTry 'headbench --help' for more information.\n"},
 	} {
 		var stdout, stderr strings.Builder
 		status := run(t.Context(), tc.args, &stdout, &stderr)
-		if status != tc.status || !strings.Contains(stdout.String(), tc.stdout) || !strings.Contains(stderr.String(), tc.stderr) {
+		if status != tc.status || !strings.Contains(stdout.String(), tc.stdout) || stderr.String() != tc.stderr {
 			t.Errorf("run(%q) = %d, stdout %q, stderr %q; want %d, %q, %q", tc.args, status, clip(stdout.String(), 80), stderr.String(), tc.status, tc.stdout, tc.stderr)
 		}
 	}

@@ -2,7 +2,7 @@
 
 // Command headbench measures what the buffer size does to a
 // getdelim/fwrite loop: the benchmark of the glibc patch proposal that the
-// project grew from (seed 002), `head -n 290955` over a 230 MB file.
+// project grew from (December 2025), `head -n 290955` over a 230 MB file.
 //
 // It times `getdelim --loop -n N < input > /dev/null` under each buffering
 // policy of package stream and a sweep of fixed sizes, beside the programs
@@ -15,14 +15,14 @@
 //	go run ./cmd/headbench [--quick] [--runs N] [--out DIR] [--input FILE]
 //	    [--fs LIST | --no-mount] [--policies LIST] [--sweep LIST] [--peers LIST]
 //
-// Run `go run ./cmd/headbench --help` for every flag. It runs on Linux only:
+// Options are GNU-style, as getdelim's (internal/getopt). Run
+// `go run ./cmd/headbench --help` for every option. It runs on Linux only:
 // it needs /proc, loop devices and Linux's file system types.
 package main
 
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -49,11 +49,11 @@ func main() {
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	o, err := parseFlags(args)
 	switch {
-	case errors.Is(err, flag.ErrHelp):
+	case errors.Is(err, errHelp):
 		fmt.Fprint(stdout, usageText)
 		return 0
 	case err != nil:
-		fmt.Fprintf(stderr, "headbench: %v\nRun 'headbench --help' for the flags.\n", err)
+		fmt.Fprintf(stderr, "headbench: %v\nTry 'headbench --help' for more information.\n", err)
 		return 2
 	}
 	s := &session{o: o, out: stdout, log: stderr, prog: newProgress(stderr)}

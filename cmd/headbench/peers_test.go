@@ -83,7 +83,7 @@ func TestCLoop(t *testing.T) {
 func TestFigureShell(t *testing.T) {
 	tl := &tools{getdelim: "/tmp/x/getdelim", cloop: "/tmp/x/getdelim_loop", bufioloop: "/tmp/x/bufioloop",
 		head: "/usr/bin/head", cat: "/bin/cat", missing: map[string]string{}}
-	o := &options{policies: []string{"blksize"}, sweep: []int64{65536}, peers: peerNames}
+	o := &options{policies: []string{"blksize"}, sweep: []int64{65536}, peers: peerNames()}
 	figs, notes := planFigures(o, tl)
 	if len(notes) > 0 {
 		t.Fatalf("notes: %q", notes)
@@ -112,7 +112,7 @@ func TestPlanFiguresLeavesOutMissing(t *testing.T) {
 		"getdelim": "go build ./cmd/getdelim: exit status 1", "cloop": "no C compiler: cc not found on PATH",
 		"bufioloop": "not inside the module", "cat": "cat not found on PATH",
 	}}
-	o := &options{policies: policyNames, sweep: []int64{4096}, peers: peerNames}
+	o := &options{policies: policyNames, sweep: []int64{4096}, peers: peerNames()}
 	figs, notes := planFigures(o, tl)
 	var keys []string
 	for _, f := range figs {

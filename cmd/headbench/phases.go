@@ -131,7 +131,7 @@ func (s *session) check(ctx context.Context, jobs []*job, in inputInfo) []*job {
 }
 
 // count runs each job once, untimed, to count its read and write calls:
-// getdelim with --stats, a peer under strace -c -f when strace works. The
+// getdelim with --stats=json, a peer under strace -c -f when strace works. The
 // run also warms up each command and gives a first time estimate.
 func (s *session) count(ctx context.Context, jobs []*job, in inputInfo, strace string, devnull *os.File) {
 	if len(jobs) == 0 {
@@ -143,7 +143,7 @@ func (s *session) count(ctx context.Context, jobs []*job, in inputInfo, strace s
 		var straceOut string
 		switch {
 		case j.fig.getdelim:
-			argv = append([]string{argv[0], "--stats"}, argv[1:]...)
+			argv = append([]string{argv[0], "--stats=json"}, argv[1:]...)
 		case strace != "":
 			f, err := os.CreateTemp("", "headbench-strace-")
 			if err != nil {

@@ -4,7 +4,6 @@ package main
 
 import (
 	"bufio"
-	"bytes"
 	"fmt"
 	"io"
 	"os"
@@ -51,17 +50,28 @@ func (s *session) writeReports(dir string, r *results) {
 			mdWritten = mdWritten || rep.name == fileMarkdown
 		}
 	}
-	if !mdWritten {
+	if mdWritten {
+		r.writeTerminal(s.out, dir)
+	} else {
 		r.writeMarkdown(s.out)
-		return
 	}
-	var sum bytes.Buffer
-	r.writeSummary(&sum)
-	fmt.Fprintf(s.out, "%s\nresults in %s/: %s, %s, %s (for benchstat), %s", sum.String(), dir, fileMarkdown, fileJSON, fileBench, fileBars)
+	// Last, where a reader of the terminal sees them.
+	for _, w := range r.Warnings {
+		fmt.Fprintf(s.out, "headbench: warning: %s\n", w)
+	}
+}
+
+// writeTerminal writes the summary a run ends with: the table across file
+// systems, the headline and where the reports are.
+func (r *results) writeTerminal(w io.Writer, dir string) {
+	r.writeSummary(w)
+	fmt.Fprintln(w)
+	r.writeHeadline(w)
+	fmt.Fprintf(w, "\nresults in %s/: %s, %s, %s (for benchstat), %s", dir, fileMarkdown, fileJSON, fileBench, fileBars)
 	if r.hasKind(kindSweep) {
-		fmt.Fprintf(s.out, ", %s", fileSweep)
+		fmt.Fprintf(w, ", %s", fileSweep)
 	}
-	fmt.Fprintln(s.out)
+	fmt.Fprintln(w)
 }
 
 // writeFile writes path with write, removing it again if anything fails.

@@ -20,6 +20,12 @@ func (r *results) writeMarkdown(w io.Writer) error {
 	p("# headbench: `getdelim --loop -n %d < input > /dev/null`\n\n", r.Input.Lines)
 	r.writeSetting(bw)
 
+	p("\n## Headline\n\n")
+	r.writeHeadline(bw)
+	for _, w := range r.Warnings {
+		p("\n**Warning:** %s.\n", mdEscape(w))
+	}
+
 	p("\n## File systems\n\n")
 	p("| fs | what | st_blksize of the input |\n|---|---|---|\n")
 	for _, t := range r.Targets {
@@ -67,11 +73,8 @@ func (r *results) writeSetting(w io.Writer) {
 	m := r.Machine
 	fmt.Fprintf(w, "- Date: %s; the run took %s\n", r.Date.UTC().Format("2006-01-02 15:04 MST"), r.Duration.Round(time.Second))
 	fmt.Fprintf(w, "- Machine: %d CPUs (%s), %s memory, %s, %s\n", m.CPUs, orUnknown(m.CPUModel), bytesName(m.MemBytes), orUnknown(m.Kernel), m.Arch)
-	fmt.Fprintf(w, "- Load average (1 min): %.2f before, %.2f after", m.LoadBefore, m.LoadAfter)
-	if max(m.LoadBefore, m.LoadAfter) > 0.5*float64(m.CPUs) {
-		fmt.Fprintf(w, ": the machine was busy with other work, so the figures are noisy")
-	}
-	fmt.Fprintf(w, "\n- Software: %s, %s, %s\n", m.Go, orUnknown(m.Libc), orUnknown(m.Coreutils))
+	fmt.Fprintf(w, "- Load average (1 min): %.2f before, %.2f after\n", m.LoadBefore, m.LoadAfter)
+	fmt.Fprintf(w, "- Software: %s, %s, %s\n", m.Go, orUnknown(m.Libc), orUnknown(m.Coreutils))
 	src := "given with --input"
 	if r.Input.Generated {
 		src = fmt.Sprintf("generated, seed %d", r.Input.Seed)
@@ -81,10 +84,24 @@ func (r *results) writeSetting(w io.Writer) {
 		"after one untimed run that counts the calls and warms up; the input is read once first, so it is in the page cache. "+
 		"Wall time is from fork to exit. Median of the runs; spread is %s; MB/s is input bytes / median (MB = 10^6 B); "+
 		"\"x bufsiz\" is the bufsiz figure's median over this one's, on the same fs (above 1 is faster). "+
-		"Reads and writes are from `getdelim --stats`, or for the peers from `strace -c -f` (process start-up included); "+
+		"Reads and writes are from `getdelim --stats=json`, or for the peers from `strace -c -f` (process start-up included); "+
 		"buffer sizes in/out are what getdelim's streams chose. "+
 		"Max RSS is the child's peak as Linux reports it, which counts what headbench had resident when it started the child "+
 		"(%s for `true`, the floor): an upper bound; \"≤ floor\" means the child's own peak was no higher.\n", r.RunsPerFigure, r.Spread, bytesName(r.RSSFloor))
+}
+
+// writeHeadline writes the gain on each file system, one line each, or
+// why there is none.
+func (r *results) writeHeadline(w io.Writer) {
+	if len(r.Gains) == 0 {
+		fmt.Fprintf(w, "No headline: it needs the figures %s, %s, %s and %s on a file system whose st_blksize is above %d, "+
+			"where the proposal's rule and glibc's differ.\n", goBefore, goAfter, cBefore, cAfter, glibcBufsiz)
+		return
+	}
+	for _, g := range r.Gains {
+		fmt.Fprintf(w, "- %s.\n", g)
+	}
+	fmt.Fprintf(w, "\nGo: the median of %s over %s; C: the C loop's, %s over %s; the same run, interleaved.\n", goBefore, goAfter, cBefore, cAfter)
 }
 
 // writeSummary writes one row per policy and peer and one column per fs.
@@ -202,7 +219,7 @@ func buffersName(c *counts) string {
 	if c == nil || c.In == nil || c.Out == nil {
 		return "–"
 	}
-	return sizeName(c.In.Size) + "/" + sizeName(c.Out.Size)
+	return sizeName(int64(c.In.Size)) + "/" + sizeName(int64(c.Out.Size))
 }
 
 func countName(c *counts, reads bool) string {

@@ -20,8 +20,12 @@ type results struct {
 	Duration      time.Duration `json:"duration_ns"`
 	// RSSFloor is the max RSS Linux reports for true(1) started by
 	// headbench: the part of every max RSS figure that is headbench's own.
-	RSSFloor int64         `json:"rss_floor_bytes"`
-	Targets  []*target     `json:"targets"`
+	RSSFloor int64     `json:"rss_floor_bytes"`
+	Targets  []*target `json:"targets"`
+	// Gains is the headline on each file system where its four figures
+	// ran; Warnings say why the figures may be noisy (see gain.go).
+	Gains    []gain        `json:"gains"`
+	Warnings []string      `json:"warnings"`
 	Figures  []figureStats `json:"figures"`
 	Notes    []string      `json:"notes"`
 	Runs     []runRecord   `json:"runs"`
@@ -66,7 +70,8 @@ type runRecord struct {
 // baselineKey is the figure the speedups are relative to: glibc's rule today.
 const baselineKey = "policy=bufsiz"
 
-// fill summarizes the jobs into r, in the jobs' order.
+// fill summarizes the jobs into r, in the jobs' order, and draws the
+// headline and the warnings from them and r.Machine.
 func (r *results) fill(jobs []*job, inputBytes int64) {
 	baseline := map[string]time.Duration{}
 	r.Figures = nil
@@ -108,6 +113,7 @@ func (r *results) fill(jobs []*job, inputBytes int64) {
 	}
 	// Runs in the order they ran: round by round.
 	slices.SortStableFunc(r.Runs, func(a, b runRecord) int { return a.Round - b.Round })
+	r.Gains, r.Warnings = r.gains(), r.warnings()
 }
 
 // figuresOn returns the figures on target name whose kind is one of kinds.

@@ -172,10 +172,12 @@ func (s *session) measure(ctx context.Context, jobs []*job, in inputInfo, strace
 	return jobs, nil
 }
 
-// interrupted is the cause of a context cancelled by a signal.
+// interrupted is the cause of a context cancelled by a signal. Its message
+// is the plain word a user expects after Ctrl-C; the signal is in the exit
+// status.
 type interrupted struct{ sig os.Signal }
 
-func (e interrupted) Error() string { return "interrupted by " + e.sig.String() }
+func (e interrupted) Error() string { return "interrupted" }
 
 // exitCode returns 128+signal when ctx was cancelled by a signal, as a shell
 // reports a process killed by it, and code otherwise.

@@ -25,11 +25,12 @@ func TestSummarize(t *testing.T) {
 		in   []time.Duration
 		want summary
 	}{
-		{"one", ms(5), summary{N: 1, Median: ms(5)[0], Min: ms(5)[0], Max: ms(5)[0], Q1: ms(5)[0], Q3: ms(5)[0]}},
-		{"odd unsorted", ms(30, 10, 20), summary{N: 3, Median: ms(20)[0], Min: ms(10)[0], Max: ms(30)[0], Q1: ms(15)[0], Q3: ms(25)[0]}},
-		{"even: mean of the middle two", ms(4, 1, 3, 2), summary{N: 4, Median: ms(2.5)[0], Min: ms(1)[0], Max: ms(4)[0], Q1: ms(1.75)[0], Q3: ms(3.25)[0]}},
-		{"outlier does not move the median", ms(38, 37, 39, 38, 900), summary{N: 5, Median: ms(38)[0], Min: ms(37)[0], Max: ms(900)[0], Q1: ms(38)[0], Q3: ms(39)[0]}},
-		{"ties", ms(7, 7, 7, 7, 7, 7), summary{N: 6, Median: ms(7)[0], Min: ms(7)[0], Max: ms(7)[0], Q1: ms(7)[0], Q3: ms(7)[0]}},
+		{"one", ms(5), summary{N: 1, Median: ms(5)[0], Min: ms(5)[0], Max: ms(5)[0]}},
+		{"odd unsorted", ms(30, 10, 20), summary{N: 3, Median: ms(20)[0], Min: ms(10)[0], Max: ms(30)[0]}},
+		{"even: mean of the middle two", ms(4, 1, 3, 2), summary{N: 4, Median: ms(2.5)[0], Min: ms(1)[0], Max: ms(4)[0]}},
+		{"two", ms(9, 3), summary{N: 2, Median: ms(6)[0], Min: ms(3)[0], Max: ms(9)[0]}},
+		{"outlier does not move the median", ms(38, 37, 39, 38, 900), summary{N: 5, Median: ms(38)[0], Min: ms(37)[0], Max: ms(900)[0]}},
+		{"ties", ms(7, 7, 7, 7, 7, 7), summary{N: 6, Median: ms(7)[0], Min: ms(7)[0], Max: ms(7)[0]}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			in := append([]time.Duration(nil), tc.in...)
@@ -50,6 +51,22 @@ func TestSummarize(t *testing.T) {
 func TestSummarizeEmpty(t *testing.T) {
 	if _, err := summarize(nil); !errors.Is(err, errNoSamples) {
 		t.Errorf("summarize(nil) error = %v, want %v", err, errNoSamples)
+	}
+}
+
+func TestSpread(t *testing.T) {
+	for _, tc := range []struct {
+		s    summary
+		want float64
+	}{
+		{summary{Median: ms(40)[0], Min: ms(38)[0], Max: ms(42)[0]}, 0.1},
+		{summary{Median: ms(40)[0], Min: ms(40)[0], Max: ms(40)[0]}, 0},
+		{summary{Median: ms(10)[0], Min: ms(9)[0], Max: ms(30)[0]}, 2.1},
+		{summary{}, 0},
+	} {
+		if got := tc.s.spread(); math.Abs(got-tc.want) > 1e-9 {
+			t.Errorf("%+v.spread() = %v, want %v", tc.s, got, tc.want)
+		}
 	}
 }
 

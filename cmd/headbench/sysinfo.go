@@ -25,8 +25,8 @@ type machine struct {
 	Libc      string `json:"libc,omitempty"`
 	Coreutils string `json:"coreutils,omitempty"`
 	// LoadBefore and LoadAfter are /proc/loadavg's 1-minute figure when the
-	// run started and ended: above about 0.5 per CPU others were busy too,
-	// and the figures are noisy.
+	// run started and ended: above the CPU count others were busy too, and
+	// the run warns that the figures are noisy.
 	LoadBefore float64 `json:"load_before"`
 	LoadAfter  float64 `json:"load_after"`
 }

@@ -53,8 +53,8 @@ func blksizeOf(path string) int64 {
 	return int64(st.Blksize)
 }
 
-// fsTypeName names the file systems whose st_blksize matters here (seed
-// 002 and the anchors: ZFS, NFS, CephFS, XFS, ext4).
+// fsTypeName names the file systems whose st_blksize matters here (the
+// glibc proposal's and the benchmark's: ZFS, NFS, CephFS, XFS, ext4).
 func fsTypeName(magic int64) string {
 	switch magic {
 	case unix.EXT4_SUPER_MAGIC:

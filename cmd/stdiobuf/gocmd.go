@@ -117,6 +117,9 @@ func runGo(verb string, args []string) error {
 	}
 	cmd := exec.Command(g.path, append([]string{verb, "-overlay=" + file}, ga.args...)...)
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, os.Stdout, os.Stderr
+	if g.env != nil {
+		cmd.Env = append(os.Environ(), g.env...)
+	}
 	// A terminal's interrupt reaches go too: let go decide what it means,
 	// and report its status.
 	sig := make(chan os.Signal, 1)

@@ -236,3 +236,20 @@ func TestBadInput(t *testing.T) {
 		}
 	}
 }
+
+func TestWithin(t *testing.T) {
+	for _, tt := range []struct {
+		path, dir string
+		want      bool
+	}{
+		{"/root/go/pkg/mod/golang.org/toolchain@v0.0.1-go1.25.5.linux-amd64", "/root/go/pkg/mod", true},
+		{"/root/go/pkg/mod", "/root/go/pkg/mod", true},
+		{"/usr/local/go", "/root/go/pkg/mod", false},
+		{"/root/go/pkg/mod2/x", "/root/go/pkg/mod", false},
+		{"/root/go/pkg/..mod", "/root/go/pkg", true},
+	} {
+		if got := within(tt.path, tt.dir); got != tt.want {
+			t.Errorf("within(%s, %s) = %v, want %v", tt.path, tt.dir, got, tt.want)
+		}
+	}
+}

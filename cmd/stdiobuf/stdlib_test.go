@@ -85,3 +85,47 @@ func TestOverlayStaysLight(t *testing.T) {
 	}
 	t.Logf("go list -deps bufio: %d packages; with the overlay: %d", len(deps("bufio")), len(ours))
 }
+
+// TestOtherToolchain builds the held-in program with the toolchain named
+// by $STDIOBUF_OTHER_GO (such as go1.25.5), which GOTOOLCHAIN downloads
+// into the module cache, and runs that toolchain's bufio tests on its
+// overlay. .ci/run sets it; a plain go test leaves it out, as it
+// downloads a toolchain.
+func TestOtherToolchain(t *testing.T) {
+	version := os.Getenv("STDIOBUF_OTHER_GO")
+	if version == "" {
+		t.Skip("set STDIOBUF_OTHER_GO=go1.25.5 (say) to try another toolchain")
+	}
+	testOverlay(t) // skips under -short
+	dir := t.TempDir()
+	src, err := os.ReadFile(filepath.Join("testdata", "heldin", "main.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	minor := strings.Join(strings.Split(strings.TrimPrefix(version, "go"), ".")[:2], ".")
+	for name, b := range map[string][]byte{
+		"main.go": src,
+		"go.mod":  []byte("module example.com/heldin\n\ngo " + minor + "\n"),
+	} {
+		if err := os.WriteFile(filepath.Join(dir, name), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	env := append(testCacheEnv(), "GOTOOLCHAIN="+version)
+	out, stderr, code := runStdiobuf(t, dir, env, "version")
+	if code != 0 || !strings.Contains(out, " for "+version+" ") {
+		t.Fatalf("stdiobuf version with GOTOOLCHAIN=%s: status %d, %q %s", version, code, out, stderr)
+	}
+	if _, stderr, code := runStdiobuf(t, dir, env, "build", "-o", "heldin", "."); code != 0 {
+		t.Fatalf("stdiobuf build with %s: status %d: %s", version, code, stderr)
+	}
+	cmd := exec.Command(filepath.Join(dir, "heldin"), "size", "-")
+	cmd.Stdin = strings.NewReader("x\n")
+	cmd.Env = append(os.Environ(), "_STDBUF_I=65536")
+	if got, err := cmd.Output(); err != nil || strings.TrimSpace(string(got)) != "65536" {
+		t.Errorf("heldin built with %s under _STDBUF_I=65536: %q, %v; want 65536", version, got, err)
+	}
+	if _, stderr, code := runStdiobuf(t, dir, env, "test", "-count=1", "bufio"); code != 0 {
+		t.Errorf("stdiobuf test bufio with %s: status %d: %s", version, code, stderr)
+	}
+}

@@ -2,6 +2,8 @@ package overlay
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -137,4 +139,28 @@ func removeStale(root string) {
 func ReadVersion(dir string) (string, error) {
 	b, err := os.ReadFile(filepath.Join(dir, versionFile))
 	return strings.TrimSpace(string(b)), err
+}
+
+// LinkGOROOT returns a symbolic link to tc's GOROOT in cacheDir, made
+// atomically if it is missing: the path of a toolchain in the module
+// cache, where the go command accepts no overlay, under which it does.
+func LinkGOROOT(tc Toolchain, cacheDir string) (string, error) {
+	sum := sha256.Sum256([]byte(tc.GOROOT))
+	link := filepath.Join(cacheDir, "goroot-"+tc.GOVERSION+"-"+hex.EncodeToString(sum[:])[:12])
+	if target, err := os.Readlink(link); err == nil && target == tc.GOROOT {
+		return link, nil
+	}
+	if err := os.MkdirAll(cacheDir, 0o755); err != nil {
+		return "", fmt.Errorf("%w: %v", ErrCache, err)
+	}
+	tmp := fmt.Sprintf("%s%s-%d", filepath.Join(cacheDir, tmpPrefix), filepath.Base(link), os.Getpid())
+	os.Remove(tmp)
+	if err := os.Symlink(tc.GOROOT, tmp); err != nil {
+		return "", fmt.Errorf("%w: %v", ErrCache, err)
+	}
+	if err := os.Rename(tmp, link); err != nil {
+		os.Remove(tmp)
+		return "", fmt.Errorf("%w: %v", ErrCache, err)
+	}
+	return link, nil
 }

@@ -376,3 +376,24 @@ func TestGenerateCompileFailure(t *testing.T) {
 		t.Errorf("cache holds %d entries after a failed compile, want none", len(entries))
 	}
 }
+
+func TestLinkGOROOT(t *testing.T) {
+	cache := t.TempDir()
+	root := t.TempDir()
+	tc := Toolchain{GOROOT: root, GOVERSION: "go1.25.5"}
+	link, err := LinkGOROOT(tc, cache)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if target, err := os.Readlink(link); err != nil || target != root {
+		t.Errorf("link %s points to %q (%v), want %s", link, target, err, root)
+	}
+	again, err := LinkGOROOT(tc, cache)
+	if err != nil || again != link {
+		t.Errorf("second LinkGOROOT: %s, %v; want %s", again, err, link)
+	}
+	entries, _ := os.ReadDir(cache)
+	if len(entries) != 1 {
+		t.Errorf("cache holds %d entries, want the link alone", len(entries))
+	}
+}

@@ -1,5 +1,5 @@
 // Package seedinput makes the input of the project's head benchmark: the
-// shape of the file in the glibc patch proposal (seed 002), 290955 random
+// shape of the file in the glibc patch proposal (Dec 2025), 290955 random
 // printable lines whose lengths are uniform from 0 to 1582 bytes, about
 // 230 MB in all.
 //
@@ -16,7 +16,7 @@ import (
 )
 
 const (
-	// Lines is the seed's line count: `head -n 290955` in seed 002.
+	// Lines is the line count of the glibc proposal's `head -n 290955`.
 	Lines = 290955
 
 	// MaxLineLen is the longest line, newline not counted. Lengths are

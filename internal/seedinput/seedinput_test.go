@@ -107,7 +107,7 @@ func TestWriteGolden(t *testing.T) {
 }
 
 // TestSeedScale checks the full-size input's size without making it: about
-// 230 MB, as in seed 002 (230427757 bytes) and the anchors (230308613).
+// 230 MB, as in the glibc proposal's benchmark (230427757 bytes).
 func TestSeedScale(t *testing.T) {
 	n := Size(Lines, DefaultSeed)
 	if n < 229_000_000 || n > 232_000_000 {
