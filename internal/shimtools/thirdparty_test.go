@@ -158,15 +158,8 @@ func checkReads(t *testing.T, tool Tool, how string, calls [2]Calls, policy int)
 			how, plain.ReadBytes, plain.Reads, shim.ReadBytes, shim.Reads)
 	}
 	wantPlain, wantShim := 4096, policy
-	switch tool.Buffer {
-	case Fixed:
+	if tool.Buffer == Fixed {
 		wantPlain, wantShim = tool.Size, tool.Size
-	case Scanner:
-		// stream's Scanner may stop short of the policy at its token
-		// limit (bufio.MaxScanTokenSize); it must still grow past 4096.
-		if shim.MaxAsk > 4096 && shim.MaxAsk <= policy {
-			wantShim = shim.MaxAsk
-		}
 	}
 	if plain.MaxAsk != wantPlain {
 		t.Errorf("%s: go build reads up to %d bytes, want %d", how, plain.MaxAsk, wantPlain)

@@ -9,8 +9,8 @@ const (
 	// policy's size (min(st_blksize, 128 KiB) by default) under stdiobuf.
 	Default Buffer = iota
 	// Scanner is a bufio.Scanner with no Buffer call: 4096 bytes to start
-	// under bufio; under stdiobuf the policy's size, capped by stream's
-	// Scanner at its token limit where stream does so.
+	// under bufio, the policy's size under stdiobuf (stream's Scanner reads
+	// with it and still limits tokens to bufio.MaxScanTokenSize).
 	Scanner
 	// Fixed is a NewReaderSize with a size of the tool's own, which stream
 	// keeps as bufio does: stdiobuf changes nothing for it.
