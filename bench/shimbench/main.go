@@ -226,6 +226,9 @@ func run(ctx context.Context, o options) error {
 	m.elapsed = time.Since(start).Round(time.Second)
 	report := render(o, m, targets, res)
 	fmt.Print(summary(o, targets, res))
+	if w := busy(m); w != "" {
+		fmt.Printf("warning: load average %s at the start, %s at the end: above the %d CPUs, so the times are noisy\n", m.loadStart, m.loadEnd, m.cpus)
+	}
 	if err := os.MkdirAll(filepath.Dir(o.out), 0o755); err != nil {
 		return err
 	}
