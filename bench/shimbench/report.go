@@ -174,6 +174,20 @@ func render(o options, m machine, targets []*target, res *results) string {
 		}
 	}
 	p("")
+	p("Where it cannot help:")
+	p("")
+	for _, tgt := range targets {
+		if tgt.blksize <= 4096 {
+			p("- on %s, st_blksize is %d, so the default policy, min(st_blksize, 128 KiB), gives bufio's own size: the reads do not change and neither should the time (a difference there is the machine's noise);", tgt.name, tgt.blksize)
+		}
+	}
+	for _, t := range o.tools {
+		if t.Buffer == shimtools.Fixed {
+			p("- %s asks for %d bytes itself (bufio.NewReaderSize), and stream keeps a size the caller gives, as bufio does;", t.Name, t.Size)
+		}
+	}
+	p("- a tool whose time is its own work per line, or one write(2) per output line, gains only the system time of the reads it no longer makes (next section).")
+	p("")
 	p("## Where the rest of the time goes")
 	p("")
 	p("From one run of each build on %s under `strace -f -c` with output to /dev/null (shares of the time the process spent in system calls;", targets[0].name)
