@@ -100,3 +100,51 @@ func TestTopCalls(t *testing.T) {
 		t.Errorf("callShare of a missing call = %q", got)
 	}
 }
+
+// TestRender checks the one-line form and the report's sections on
+// made-up results.
+func TestRender(t *testing.T) {
+	tools := shimtools.Tools()
+	uniq, wc := tools[2], tools[3]
+	o := options{runs: 1, lines: 100, tools: []shimtools.Tool{uniq, wc}}
+	targets := []*target{{name: "xfs", blksize: 131072}, {name: "ext4", blksize: 4096}}
+	res := &results{
+		times:    map[key][]shimtools.Timing{},
+		calls:    map[key]shimtools.Calls{},
+		lines:    map[key]int64{},
+		profiles: map[key][]shimtools.Syscall{},
+	}
+	for _, tgt := range targets {
+		for _, tool := range o.tools {
+			for _, out := range outputs() {
+				for _, b := range shimtools.Builds() {
+					k := key{tool.Name, tgt.name, out.name, b}
+					wall := 2 * time.Second
+					reads := 1000
+					if b == shimtools.Shim && tgt.name == "xfs" && tool.Name == "uniq" {
+						wall, reads = 1500*time.Millisecond, 32
+					}
+					res.times[k] = []shimtools.Timing{{Wall: wall, User: wall / 4, Sys: wall / 2}}
+					res.calls[k] = shimtools.Calls{Reads: reads, Writes: 5000}
+					res.lines[k] = 5000
+					res.profiles[k] = []shimtools.Syscall{{Name: "write", Percent: 80, Seconds: 0.8, Calls: 100}}
+				}
+			}
+		}
+	}
+	m := machine{cpus: 2, loadStart: "0.5 0.4 0.3", loadEnd: "3.5 1 1"}
+	report := render(o, m, targets, res)
+	for _, want := range []string{
+		"tool uniq (xfs, /dev/null): 1000 reads -> 32 reads, 2.000 s -> 1.500 s (0.75x)",
+		"tool wc (ext4, pipe): 1000 reads -> 1000 reads, 2.000 s -> 2.000 s (1.00x)",
+		"**busy**",
+		"on ext4, st_blksize is 4096",
+		"wc asks for 8192 bytes itself",
+		"uniq: of 1.500 s wall, 0.375 s is user CPU and 0.750 s system CPU; it makes 1.00 write(2) calls per output line (5000)",
+		"go run ./bench/shimbench -runs 1 -lines 100",
+	} {
+		if !strings.Contains(report, want) {
+			t.Errorf("the report lacks %q:\n%s", want, report)
+		}
+	}
+}
