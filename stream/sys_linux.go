@@ -6,6 +6,7 @@
 // portable names goes through the unexported functions and constants
 // below, defined once per platform family by the files stream/sys_*.go:
 //
+//	sys_posix.go   every unix system: fstat and errSeekPipe, with syscall
 //	sys_linux.go   linux (and android)
 //	sys_bsd.go     darwin (and ios), dragonfly, freebsd, netbsd, openbsd
 //	sys_unix.go    the other unix systems: aix, illumos, solaris
@@ -13,10 +14,10 @@
 //	sys_other.go   everything else (windows, js/wasm, wasip1): the portable
 //	               fallback, where fstat is unknown and no stream is a terminal
 //
-// Only these files import golang.org/x/sys. Each one that does has a twin
-// of the same name in internal/stdseam, built on syscall and
-// internal/syscall/unix only, which replaces it when stream is compiled
-// as the standard library's bufio. The rest of the package uses the seam
+// Only these files import golang.org/x/sys (today sys_linux.go and
+// sys_bsd.go). Each one that does has a twin of the same name in
+// internal/stdseam, built on syscall and internal/syscall/unix only, which
+// replaces it when stream is compiled as the standard library's bufio. The rest of the package uses the seam
 // and package syscall's names that exist on every platform it builds for
 // (syscall.EINTR and friends in the Linux-only files).
 //
@@ -49,39 +50,7 @@
 
 package stream
 
-import (
-	"syscall"
-
-	"golang.org/x/sys/unix"
-)
-
-const errSeekPipe = syscall.ESPIPE
-
-func fstat(fd uintptr) *fileStat {
-	var st unix.Stat_t
-	if err := unix.Fstat(int(fd), &st); err != nil {
-		return nil
-	}
-	fs := &fileStat{
-		blksize: int64(st.Blksize),
-		size:    st.Size,
-		dev:     uint64(st.Dev), // uint32 on mips
-		ino:     uint64(st.Ino),
-	}
-	switch st.Mode & unix.S_IFMT {
-	case unix.S_IFREG:
-		fs.kind = kindRegular
-	case unix.S_IFDIR:
-		fs.kind = kindDir
-	case unix.S_IFCHR:
-		fs.kind = kindChar
-	case unix.S_IFIFO:
-		fs.kind = kindPipe
-	case unix.S_IFSOCK:
-		fs.kind = kindSocket
-	}
-	return fs
-}
+import "golang.org/x/sys/unix"
 
 // isTerminal: TCGETS succeeds, as in glibc's isatty.
 func isTerminal(fd uintptr) bool {

@@ -956,3 +956,44 @@ func TestKernelCopySpliceFlags(t *testing.T) {
 		})
 	}
 }
+
+// fdOnly offers its descriptor by an Fd method alone, without SyscallConn;
+// Fd takes the number without making the descriptor blocking.
+type fdOnly struct{ f *os.File }
+
+func (o fdOnly) Read(p []byte) (int, error)  { return o.f.Read(p) }
+func (o fdOnly) Write(p []byte) (int, error) { return o.f.Write(p) }
+func (o fdOnly) Fd() uintptr {
+	fd := ^uintptr(0)
+	if rc, err := o.f.SyscallConn(); err == nil {
+		rc.Control(func(d uintptr) { fd = d })
+	}
+	return fd
+}
+
+// TestKernelCopyFdOnly: a value that has only an Fd method is a descriptor
+// for the kernel copy as for the buffering decision. No poller waits for
+// it, so when its non-blocking pipe is full the copy waits in poll(2).
+func TestKernelCopyFdOnly(t *testing.T) {
+	data := zcData()
+	src := zcFileAfter(t, nil, data, os.O_RDONLY)
+	r, w := zcPipe(t, false) // non-blocking: Go's poller pipe
+	got := zcDrain(t, r)
+	sys := &faultySys{}
+	n, handled, err := zeroCopy(sys, fdOnly{w}, fdOnly{src}, -1, new(counters))
+	w.Close()
+	type result struct {
+		N       int64
+		Handled bool
+		Err     error
+		Sum     string
+		Calls   []string
+	}
+	want := result{zcSize, true, nil, zcSum(data), []string{"sendfile"}}
+	if diff := cmp.Diff(want, result{n, handled, err, zcSum(got()), sys.used()}); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
+	}
+	if sys.eagain == 0 {
+		t.Errorf("no call failed with EAGAIN: the waiting was not tried")
+	}
+}

@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"unicode"
+	"unicode/utf8"
 )
 
 // TestLocaleAgainstGNUHead runs both programs under locale settings that
@@ -71,4 +73,52 @@ func copyLocale(t *testing.T, from, to string) bool {
 		return false
 	}
 	return true
+}
+
+// TestPrintableAgainstGNUHead quotes every Unicode character under
+// LANG=C.UTF-8 with both programs. Characters that GNU head leaves as
+// they are must be left so by getdelim too. The other way round the two
+// agree up to U+07FF, where nothing was assigned after Unicode 11;
+// beyond it getdelim also leaves alone the characters Unicode assigned
+// after the C library's tables were made (see the package doc).
+func TestPrintableAgainstGNUHead(t *testing.T) {
+	progs := findPrograms(t)
+	q := quoting{utf8: true}
+	const chunk = 8000 // characters per argument: at most 4 bytes and a separator each, under Linux's 128 KiB
+	newer := 0
+	for start := rune(0x80); start <= unicode.MaxRune; start += chunk {
+		var chars []string
+		var arg strings.Builder
+		for r := start; r < start+chunk && r <= unicode.MaxRune; r++ {
+			if utf8.ValidRune(r) {
+				chars = append(chars, string(r))
+				arg.WriteString(string(r) + "x")
+			}
+		}
+		var out strings.Builder
+		inv := invocation{args: []string{"-n", arg.String()}, locale: []string{"LANG=C.UTF-8"}}
+		_, stderr := inv.run(t, progs.head, "head", &out)
+		quoted, ok := strings.CutPrefix(strings.TrimSuffix(stderr, "\n"), "head: invalid number of lines: ")
+		if !ok || !strings.HasPrefix(quoted, "‘") {
+			t.Skipf("head does not quote in UTF-8 under LANG=C.UTF-8 (no such locale?): %q", stderr[:min(len(stderr), 100)])
+		}
+		headParts := strings.Split(strings.TrimSuffix(strings.TrimPrefix(quoted, "‘"), "’"), "x")
+		ourParts := strings.Split(strings.TrimSuffix(strings.TrimPrefix(q.quote(arg.String()), "‘"), "’"), "x")
+		if len(headParts) != len(chars)+1 || len(ourParts) != len(chars)+1 {
+			t.Fatalf("U+%04X...: %d characters, head quoted %d, getdelim %d", start, len(chars), len(headParts)-1, len(ourParts)-1)
+		}
+		for i, c := range chars {
+			headEscapes, ours := strings.HasPrefix(headParts[i], `\`), ourParts[i]
+			switch {
+			case ours == headParts[i]:
+			case !headEscapes:
+				t.Errorf("%U: head leaves it as %q, getdelim quotes it %q", []rune(c)[0], headParts[i], ours)
+			case []rune(c)[0] <= 0x7ff:
+				t.Errorf("%U: head escapes it as %q, getdelim quotes it %q", []rune(c)[0], headParts[i], ours)
+			default:
+				newer++
+			}
+		}
+	}
+	t.Logf("%d characters escaped by head and left as they are by getdelim (Unicode %s here)", newer, unicode.Version)
 }

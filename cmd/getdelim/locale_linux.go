@@ -49,8 +49,9 @@ func newLocaleFinder(lookupEnv func(string) (string, bool)) *localeFinder {
 }
 
 // find returns the name under which glibc would load the locale name for
-// category, and false if it would fail. A name with a slash (a path) is
-// taken as not found.
+// category, and false if it would fail. A name with a slash is not
+// found: glibc 2.36 loads no locale named by a path
+// (LANG=/usr/lib/locale/C.utf8 leaves head in the C locale).
 func (f *localeFinder) find(name, category string) (string, bool) {
 	if builtinLocale(name) {
 		return name, true

@@ -199,7 +199,7 @@ func TestBadInput(t *testing.T) {
 	}{
 		{"go fails", []string{"PATH=" + fakeGo(t, "echo 'go: simulated failure' >&2; exit 3\n")}, []string{"build", "."},
 			3, "stdiobuf: go env GOROOT GOVERSION: go: simulated failure", true},
-		{"bufio API stream lacks", []string{"PATH=" + fakeGo(t, "if [ \"$1\" = env ]; then echo "+fake+"; echo go1.99.1; exit 0; fi\nexit 9\n")}, []string{"build", "."},
+		{"bufio API stream lacks", []string{"PATH=" + fakeGo(t, "if [ \"$1\" = env ]; then echo "+fake+"; echo go1.99.1; echo "+fake+"/modcache; exit 0; fi\nexit 9\n")}, []string{"build", "."},
 			1, "stdiobuf: bufio API mismatch: go1.99.1's bufio has ScanSentences (func([]byte, bool) (int, []byte, error)), which stream lacks", true},
 		{"unwritable cache", cacheEnv(filepath.Join(notDir, "cache")), []string{"build", "."},
 			1, "stdiobuf: cache directory: mkdir " + notDir + ": not a directory", true},
@@ -250,6 +250,20 @@ func TestWithin(t *testing.T) {
 	} {
 		if got := within(tt.path, tt.dir); got != tt.want {
 			t.Errorf("within(%s, %s) = %v, want %v", tt.path, tt.dir, got, tt.want)
+		}
+	}
+}
+
+func TestGoflagsOverlay(t *testing.T) {
+	for goflags, want := range map[string]string{
+		"":                              "",
+		"-mod=mod":                      "",
+		"-mod=mod -overlay=/tmp/o.json": "/tmp/o.json",
+		"--overlay=a.json -tags=x":      "a.json",
+	} {
+		t.Setenv("GOFLAGS", goflags)
+		if got := goflagsOverlay(); got != want {
+			t.Errorf("GOFLAGS=%q: overlay %q, want %q", goflags, got, want)
 		}
 	}
 }

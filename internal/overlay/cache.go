@@ -17,7 +17,6 @@ import (
 const (
 	overlayFile = "overlay.json" // go's -overlay file
 	versionFile = "VERSION"      // what the overlay was made for, one line
-	filesDir    = "bufio"        // the generated package's files
 	checkFile   = "check.json"   // the overlay for the compile check, at the temporary paths
 	tmpPrefix   = ".tmp-"        // a directory being written
 	staleAfter  = time.Hour      // a temporary directory this old was left by a killed generator
@@ -28,26 +27,44 @@ type overlayJSON struct {
 	Replace map[string]string
 }
 
-// replacements maps each file of the toolchain's bufio to its generated
-// file under dir, or to "" (deleted) if the generated package has no file
-// of that name, and adds the generated files stream has and bufio lacks.
-func replacements(std *pkgFiles, goroot, dir string, gen map[string][]byte) map[string]string {
+// A pkgOverlay is the generated files of one standard-library package.
+// The overlay holds bufio alone today; it is a list so that files for
+// other packages can join it.
+type pkgOverlay struct {
+	path string            // import path, such as "bufio"
+	std  *pkgFiles         // the toolchain's own files of the package
+	gen  map[string][]byte // the generated files, by base name
+}
+
+// srcDir is the package's directory under GOROOT or the overlay's dir.
+func (p pkgOverlay) srcDir(root string) string {
+	return filepath.Join(root, "src", filepath.FromSlash(p.path))
+}
+
+// replacements maps each non-test file of the toolchain's packages to its
+// generated file under dir, or to "" (deleted) if the generated package
+// has no file of that name, and adds the generated files the toolchain's
+// package lacks.
+func replacements(pkgs []pkgOverlay, goroot, dir string) map[string]string {
 	r := make(map[string]string)
-	for name := range std.files {
-		if !strings.HasSuffix(name, "_test.go") {
-			r[filepath.Join(bufioDir(goroot), name)] = ""
+	for _, p := range pkgs {
+		for name := range p.std.files {
+			if !strings.HasSuffix(name, "_test.go") {
+				r[filepath.Join(p.srcDir(goroot), name)] = ""
+			}
 		}
-	}
-	for name := range gen {
-		r[filepath.Join(bufioDir(goroot), name)] = filepath.Join(dir, filesDir, name)
+		for name := range p.gen {
+			r[filepath.Join(p.srcDir(goroot), name)] = filepath.Join(p.srcDir(dir), name)
+		}
 	}
 	return r
 }
 
-// publish writes gen into a temporary directory beside ov.Dir, compiles it
-// with goCmd, and renames it to ov.Dir. If another generator published
-// the same overlay first, its result stands and this one is dropped.
-func publish(tc Toolchain, std *pkgFiles, gen map[string][]byte, ov *Overlay, goCmd string) error {
+// publish writes pkgs into a temporary directory beside ov.Dir, compiles
+// them with goCmd, and renames the directory to ov.Dir. If another
+// generator published the same overlay first, its result stands and this
+// one is dropped.
+func publish(tc Toolchain, pkgs []pkgOverlay, ov *Overlay, goCmd string) error {
 	root := filepath.Dir(ov.Dir)
 	if err := os.MkdirAll(root, 0o755); err != nil {
 		return fmt.Errorf("%w: %v", ErrCache, err)
@@ -58,10 +75,14 @@ func publish(tc Toolchain, std *pkgFiles, gen map[string][]byte, ov *Overlay, go
 		return fmt.Errorf("%w: %v", ErrCache, err)
 	}
 	defer os.RemoveAll(tmp) // a no-op once renamed
-	if err := writeOverlay(tmp, tc, std, gen, ov); err != nil {
+	if err := writeOverlay(tmp, tc, pkgs, ov); err != nil {
 		return fmt.Errorf("%w: %v", ErrCache, err)
 	}
-	if err := compile(goCmd, filepath.Join(tmp, checkFile), tmp); err != nil {
+	var paths []string
+	for _, p := range pkgs {
+		paths = append(paths, p.path)
+	}
+	if err := compile(goCmd, filepath.Join(tmp, checkFile), tmp, paths); err != nil {
 		return fmt.Errorf("%w with %s: %v", ErrCompile, tc.GOVERSION, err)
 	}
 	if err := os.Remove(filepath.Join(tmp, checkFile)); err != nil {
@@ -80,17 +101,20 @@ func publish(tc Toolchain, std *pkgFiles, gen map[string][]byte, ov *Overlay, go
 // writeOverlay writes the generated files, the overlay file naming them
 // at their published paths, the check overlay naming them where they are
 // now, and the version file.
-func writeOverlay(tmp string, tc Toolchain, std *pkgFiles, gen map[string][]byte, ov *Overlay) error {
-	if err := os.Mkdir(filepath.Join(tmp, filesDir), 0o755); err != nil {
-		return err
-	}
-	for name, b := range gen {
-		if err := os.WriteFile(filepath.Join(tmp, filesDir, name), b, 0o644); err != nil {
+func writeOverlay(tmp string, tc Toolchain, pkgs []pkgOverlay, ov *Overlay) error {
+	for _, p := range pkgs {
+		dir := p.srcDir(tmp)
+		if err := os.MkdirAll(dir, 0o755); err != nil {
 			return err
+		}
+		for name, b := range p.gen {
+			if err := os.WriteFile(filepath.Join(dir, name), b, 0o644); err != nil {
+				return err
+			}
 		}
 	}
 	for file, dir := range map[string]string{overlayFile: ov.Dir, checkFile: tmp} {
-		b, err := json.MarshalIndent(overlayJSON{replacements(std, tc.GOROOT, dir, gen)}, "", "\t")
+		b, err := json.MarshalIndent(overlayJSON{replacements(pkgs, tc.GOROOT, dir)}, "", "\t")
 		if err != nil {
 			return err
 		}
@@ -102,11 +126,11 @@ func writeOverlay(tmp string, tc Toolchain, std *pkgFiles, gen map[string][]byte
 	return os.WriteFile(filepath.Join(tmp, versionFile), []byte(v), 0o644)
 }
 
-// compile builds bufio with the overlay, in dir, where no go.mod can pick
-// another toolchain; GOFLAGS is cleared so a user's flags cannot change
-// what is checked.
-func compile(goCmd, overlay, dir string) error {
-	cmd := exec.Command(goCmd, "build", "-overlay="+overlay, "bufio")
+// compile builds the packages with the overlay, in dir, where no go.mod
+// can pick another toolchain; GOFLAGS is cleared so a user's flags cannot
+// change what is checked.
+func compile(goCmd, overlay, dir string, pkgs []string) error {
+	cmd := exec.Command(goCmd, append([]string{"build", "-overlay=" + overlay}, pkgs...)...)
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), "GOFLAGS=", "GOTOOLCHAIN=local")
 	out, err := cmd.CombinedOutput()
@@ -146,7 +170,7 @@ func ReadVersion(dir string) (string, error) {
 // cache, where the go command accepts no overlay, under which it does.
 func LinkGOROOT(tc Toolchain, cacheDir string) (string, error) {
 	sum := sha256.Sum256([]byte(tc.GOROOT))
-	link := filepath.Join(cacheDir, "goroot-"+tc.GOVERSION+"-"+hex.EncodeToString(sum[:])[:12])
+	link := filepath.Join(cacheDir, "goroot-"+safeName(tc.GOVERSION)+"-"+hex.EncodeToString(sum[:])[:12])
 	if target, err := os.Readlink(link); err == nil && target == tc.GOROOT {
 		return link, nil
 	}

@@ -67,7 +67,7 @@ const (
 
 // bufioDir is bufio's directory in a GOROOT.
 func bufioDir(goroot string) string {
-	return filepath.Join(goroot, "src", "bufio")
+	return pkgOverlay{path: "bufio"}.srcDir(goroot)
 }
 
 // Generate returns the overlay for tc made from src, which holds stream's
@@ -83,7 +83,7 @@ func Generate(tc Toolchain, src fs.FS, cacheDir, goCmd string) (*Overlay, error)
 	}
 	ov := &Overlay{Version: hashFiles(files)[:12]}
 	ov.Key = cacheKey(tc, files)
-	ov.Dir = filepath.Join(cacheDir, tc.GOVERSION+"-"+ov.Key)
+	ov.Dir = filepath.Join(cacheDir, safeName(tc.GOVERSION)+"-"+ov.Key)
 	ov.JSON = filepath.Join(ov.Dir, overlayFile)
 	if _, err := os.Stat(ov.JSON); err == nil {
 		return ov, nil
@@ -96,7 +96,7 @@ func Generate(tc Toolchain, src fs.FS, cacheDir, goCmd string) (*Overlay, error)
 	if err != nil {
 		return nil, err
 	}
-	if err := publish(tc, std, gen, ov, goCmd); err != nil {
+	if err := publish(tc, []pkgOverlay{{path: "bufio", std: std, gen: gen}}, ov, goCmd); err != nil {
 		return nil, err
 	}
 	return ov, nil
@@ -112,4 +112,17 @@ func generate(tc Toolchain, std *pkgFiles, files map[string][]byte) (map[string]
 		return nil, fmt.Errorf("%w: %s's bufio has %v", ErrAPI, tc.GOVERSION, err)
 	}
 	return gen, nil
+}
+
+// safeName makes a Go version usable in a file name: a development
+// toolchain's is "devel go1.27-abcdef Mon Nov 30 ..." with spaces and
+// colons.
+func safeName(version string) string {
+	b := []byte(version)
+	for i, c := range b {
+		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '.' || c == '-') {
+			b[i] = '_'
+		}
+	}
+	return string(b)
 }

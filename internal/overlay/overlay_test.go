@@ -136,14 +136,14 @@ func TestGenerateToy(t *testing.T) {
 	}
 	bufio := filepath.Join(tc.GOROOT, "src", "bufio")
 	want := map[string]string{
-		filepath.Join(bufio, "bufio.go"):    filepath.Join(ov.Dir, "bufio", "bufio.go"),
-		filepath.Join(bufio, "scan.go"):     filepath.Join(ov.Dir, "bufio", "scan.go"),
-		filepath.Join(bufio, "bufioapi.go"): filepath.Join(ov.Dir, "bufio", "bufioapi.go"),
+		filepath.Join(bufio, "bufio.go"):    filepath.Join(ov.Dir, "src", "bufio", "bufio.go"),
+		filepath.Join(bufio, "scan.go"):     filepath.Join(ov.Dir, "src", "bufio", "scan.go"),
+		filepath.Join(bufio, "bufioapi.go"): filepath.Join(ov.Dir, "src", "bufio", "bufioapi.go"),
 	}
 	if diff := cmp.Diff(want, o.Replace); diff != "" {
 		t.Errorf("overlay -want +got:\n%s", diff)
 	}
-	api, err := os.ReadFile(filepath.Join(ov.Dir, "bufio", apiFile))
+	api, err := os.ReadFile(filepath.Join(ov.Dir, "src", "bufio", apiFile))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -395,5 +395,16 @@ func TestLinkGOROOT(t *testing.T) {
 	entries, _ := os.ReadDir(cache)
 	if len(entries) != 1 {
 		t.Errorf("cache holds %d entries, want the link alone", len(entries))
+	}
+}
+
+func TestSafeName(t *testing.T) {
+	for in, want := range map[string]string{
+		"go1.26.8": "go1.26.8",
+		"devel go1.27-abcdef Mon Nov 30 12:00:00 2026 +0000": "devel_go1.27-abcdef_Mon_Nov_30_12_00_00_2026__0000",
+	} {
+		if got := safeName(in); got != want {
+			t.Errorf("safeName(%q) = %q, want %q", in, got, want)
+		}
 	}
 }

@@ -10,34 +10,6 @@ import (
 	"unsafe"
 )
 
-const errSeekPipe = syscall.ESPIPE
-
-func fstat(fd uintptr) *fileStat {
-	var st syscall.Stat_t
-	if err := syscall.Fstat(int(fd), &st); err != nil {
-		return nil
-	}
-	fs := &fileStat{
-		blksize: int64(st.Blksize),
-		size:    st.Size,
-		dev:     uint64(st.Dev),
-		ino:     uint64(st.Ino),
-	}
-	switch st.Mode & syscall.S_IFMT {
-	case syscall.S_IFREG:
-		fs.kind = kindRegular
-	case syscall.S_IFDIR:
-		fs.kind = kindDir
-	case syscall.S_IFCHR:
-		fs.kind = kindChar
-	case syscall.S_IFIFO:
-		fs.kind = kindPipe
-	case syscall.S_IFSOCK:
-		fs.kind = kindSocket
-	}
-	return fs
-}
-
 // ioctlPtr is package syscall's ioctl, which goes through libc where the
 // system wants it (darwin, openbsd); internal/syscall/unix reaches it the
 // same way.

@@ -11,34 +11,6 @@ import (
 	"unsafe"
 )
 
-const errSeekPipe = syscall.ESPIPE
-
-func fstat(fd uintptr) *fileStat {
-	var st syscall.Stat_t
-	if err := syscall.Fstat(int(fd), &st); err != nil {
-		return nil
-	}
-	fs := &fileStat{
-		blksize: int64(st.Blksize),
-		size:    st.Size,
-		dev:     uint64(st.Dev), // uint32 on mips
-		ino:     uint64(st.Ino),
-	}
-	switch st.Mode & syscall.S_IFMT {
-	case syscall.S_IFREG:
-		fs.kind = kindRegular
-	case syscall.S_IFDIR:
-		fs.kind = kindDir
-	case syscall.S_IFCHR:
-		fs.kind = kindChar
-	case syscall.S_IFIFO:
-		fs.kind = kindPipe
-	case syscall.S_IFSOCK:
-		fs.kind = kindSocket
-	}
-	return fs
-}
-
 // isTerminal: TCGETS succeeds, as in glibc's isatty.
 func isTerminal(fd uintptr) bool {
 	var t syscall.Termios

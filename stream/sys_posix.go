@@ -1,0 +1,39 @@
+//go:build unix
+
+// The part of the platform seam (see sys_linux.go) that every unix system
+// shares: package syscall has fstat(2) on all of them, so this file needs
+// no twin in internal/stdseam.
+
+package stream
+
+import "syscall"
+
+const errSeekPipe = syscall.ESPIPE
+
+func fstat(fd uintptr) *fileStat {
+	var st syscall.Stat_t
+	if err := syscall.Fstat(int(fd), &st); err != nil {
+		return nil
+	}
+	// The conversions: the fields' types vary by system and architecture
+	// (st_dev is uint32 on linux/mips*, st_blksize int32 on darwin).
+	fs := &fileStat{
+		blksize: int64(st.Blksize),
+		size:    int64(st.Size),
+		dev:     uint64(st.Dev),
+		ino:     uint64(st.Ino),
+	}
+	switch uint32(st.Mode) & syscall.S_IFMT {
+	case syscall.S_IFREG:
+		fs.kind = kindRegular
+	case syscall.S_IFDIR:
+		fs.kind = kindDir
+	case syscall.S_IFCHR:
+		fs.kind = kindChar
+	case syscall.S_IFIFO:
+		fs.kind = kindPipe
+	case syscall.S_IFSOCK:
+		fs.kind = kindSocket
+	}
+	return fs
+}
