@@ -13,9 +13,10 @@ import (
 // The test files and internal/stdseam's doc.go are embedded too (a
 // pattern cannot leave them out); the generator ignores them.
 //
-//go:embed stream/*.go internal/stdseam/*.go
+//go:embed stream/*.go internal/stdseam/*.go internal/osstdout/*.go internal/osstdout/std/*.go internal/osstdout/bufio/*.go
 var source embed.FS
 
-// Source returns stream's source files under stream/ and the std twins of
-// its platform seam under internal/stdseam/.
+// Source returns stream's source files under stream/, the std twins of its
+// platform seam under internal/stdseam/, and what `stdiobuf build -stdout`
+// adds under internal/osstdout/.
 func Source() fs.FS { return source }

@@ -58,8 +58,7 @@ done
 
 root=$(cd "$(dirname "$0")/.." && pwd)
 work=$(mktemp -d "${TMPDIR:-/tmp}/zerocopy.XXXXXX")
-gen=""
-trap 'rm -rf "$work" ${gen:+"$gen"}' EXIT
+trap 'rm -rf "$work"' EXIT
 
 if [[ -z $getdelim ]]; then
 	(cd "$root" && go build -o "$work/getdelim" ./cmd/getdelim) || die "cannot build ./cmd/getdelim"
@@ -68,40 +67,7 @@ fi
 [[ -x $getdelim ]] || die "$getdelim is not an executable"
 
 if [[ -z $input ]]; then
-	# internal/seedinput is importable only from inside the module: the
-	# program that makes the input runs from a folder there, removed at exit.
-	gen=$(mktemp -d "$root/bench/.zerocopy-input.XXXXXX")
-	cat >"$gen/main.go" <<-'EOF'
-		package main
-
-		import (
-			"fmt"
-			"os"
-			"path/filepath"
-			"strconv"
-
-			"github.com/stdiobuf/stdiobuf/internal/seedinput"
-		)
-
-		func main() {
-			lines, err := strconv.Atoi(os.Args[1])
-			if err != nil {
-				fmt.Fprintln(os.Stderr, err)
-				os.Exit(1)
-			}
-			dir := os.TempDir()
-			if base, err := os.UserCacheDir(); err == nil {
-				dir = filepath.Join(base, "stdiobuf")
-			}
-			path, _, err := seedinput.File(dir, lines, seedinput.DefaultSeed)
-			if err != nil {
-				fmt.Fprintln(os.Stderr, err)
-				os.Exit(1)
-			}
-			fmt.Println(path)
-		}
-	EOF
-	input=$(cd "$root" && go run "./${gen#"$root/"}" "$lines") || die "cannot make the seed input"
+	input=$(cd "$root" && go run ./bench/seedinput "$lines") || die "cannot make the seed input"
 fi
 [[ -f $input ]] || die "$input is not a regular file"
 size=$(stat -c %s "$input")

@@ -1,9 +1,6 @@
 package stream
 
-import (
-	"os"
-	"syscall"
-)
+import "syscall"
 
 // fileStat is what a stream needs to know about its descriptor: what
 // doallocate reads from fstat(2), and what the zero-copy code needs to
@@ -59,24 +56,28 @@ func statFile(fd uintptr) *fileStat {
 
 // isDescriptor reports whether u is a stream over a file descriptor,
 // without a system call: the decision itself waits for the first I/O.
+//
+// It names no type of package os (stdiobuf build -stdout compiles this
+// package as the bufio that package os imports): an *os.File is a value
+// with Fd and SyscallConn, and a nil one the value whose SyscallConn fails
+// (only a nil *os.File's does; a closed file's fails later, in Control).
 func isDescriptor(u any) bool {
-	switch f := u.(type) {
-	case *os.File:
-		return f != nil
-	case interface{ Fd() uintptr }:
-		return true
+	if _, ok := u.(interface{ Fd() uintptr }); !ok {
+		return false
 	}
-	return false
+	if c, ok := u.(syscall.Conn); ok {
+		_, err := c.SyscallConn()
+		return err == nil
+	}
+	return true
 }
 
 // rawConn returns the access to the descriptor behind u: SyscallConn's
 // RawConn if u is a syscall.Conn, else one built on u's Fd method. ok is
-// false if u has neither, or is (or embeds) a nil *os.File. A closed
-// file's RawConn fails every call, so its fstat fails.
+// false if u has neither, or is (or embeds) a nil *os.File, whose
+// SyscallConn fails. A closed file's RawConn fails every call, so its
+// fstat fails.
 func rawConn(u any) (rc syscall.RawConn, ok bool) {
-	if f, isFile := u.(*os.File); isFile && f == nil {
-		return nil, false
-	}
 	switch f := u.(type) {
 	case syscall.Conn:
 		rc, err := f.SyscallConn()

@@ -39,6 +39,7 @@ func (s *setup) report() Info {
 		i.Fd = -1 // not 0, which would read as standard input
 	}
 	i.Reads, i.Writes, i.Kernel = s.calls.reads, s.calls.writes, s.calls.kernel
+	i.Ahead, i.Overlapped, i.Waited = s.calls.ahead, s.calls.overlapped, s.calls.waited
 	return i
 }
 

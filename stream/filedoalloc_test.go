@@ -47,7 +47,7 @@ func TestParsePolicy(t *testing.T) {
 	}
 	// Each error names the text, then why: the accepted forms, or the
 	// bound a size broke.
-	const forms = ": want blksize, bufsiz, coreutils, bufio, default or a size such as 65536 or 64K"
+	const forms = ": want blksize, bufsiz, coreutils, bufio, readahead, readahead:SIZE, default or a size such as 65536 or 64K"
 	const tooBig = ": a size is at most 1 GiB (1073741824 bytes)"
 	const notPositive = ": a size must be positive"
 	bad := []struct{ in, why string }{
@@ -79,9 +79,10 @@ func TestPolicyString(t *testing.T) {
 		{PolicyBufsiz, "bufsiz"},
 		{PolicyCoreutils, "coreutils"},
 		{PolicyBufio, "bufio"},
+		{PolicyReadahead, "readahead"},
 		{65536, "65536"},
 		{1, "1"},
-		{-5, "Policy(-5)"},
+		{-6, "Policy(-6)"},
 		{-100, "Policy(-100)"},
 	}
 	for _, tt := range tests {
@@ -89,7 +90,7 @@ func TestPolicyString(t *testing.T) {
 			t.Errorf("Policy(%d).String() = %q, want %q", int(tt.p), got, tt.want)
 		}
 		// A valid policy prints as ParsePolicy reads it.
-		if tt.p >= PolicyBufio {
+		if tt.p >= PolicyReadahead {
 			if back, err := ParsePolicy(tt.want); back != tt.p || err != nil {
 				t.Errorf("ParsePolicy(%q) = %v, %v; want %d", tt.want, back, err, int(tt.p))
 			}
@@ -122,13 +123,13 @@ func TestInfoString(t *testing.T) {
 	}{
 		{
 			Info{Fd: 0, Mode: FullyBuffered, Size: 131072, Policy: PolicyBlksize, Blksize: 131072, Reason: "st_blksize 131072", Reads: 1758},
-			`fd=0 mode=full size=131072 policy=blksize blksize=131072 reads=1758 writes=0 kernel=0 reason="st_blksize 131072"`,
+			`fd=0 mode=full size=131072 policy=blksize blksize=131072 reads=1758 writes=0 kernel=0 ahead=0 overlapped=0 waited=0 reason="st_blksize 131072"`,
 		},
 		{
 			Info{Fd: -1, Mode: Unbuffered, Size: 4096, Policy: 65536, Reason: `_STDBUF_O="0"`, Writes: 3, Kernel: 2},
-			`fd=-1 mode=none size=4096 policy=65536 blksize=0 reads=0 writes=3 kernel=2 reason="_STDBUF_O=\"0\""`,
+			`fd=-1 mode=none size=4096 policy=65536 blksize=0 reads=0 writes=3 kernel=2 ahead=0 overlapped=0 waited=0 reason="_STDBUF_O=\"0\""`,
 		},
-		{Info{}, `fd=0 mode=full size=0 policy=default blksize=0 reads=0 writes=0 kernel=0 reason=""`},
+		{Info{}, `fd=0 mode=full size=0 policy=default blksize=0 reads=0 writes=0 kernel=0 ahead=0 overlapped=0 waited=0 reason=""`},
 	}
 	for _, tt := range tests {
 		if got := tt.i.String(); got != tt.want {

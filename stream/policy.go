@@ -1,10 +1,10 @@
 package stream
 
 import (
-	"os"
 	"strconv"
 	"strings"
 	"sync/atomic"
+	"syscall"
 )
 
 // A policy is the rule that sizes a stream over a file descriptor from
@@ -76,22 +76,39 @@ const (
 	// PolicyBufio is Go's bufio: 4096 bytes, never line buffered, and no
 	// special case for standard error.
 	PolicyBufio Policy = -4
+	// PolicyReadahead is PolicyBlksize's sizes and modes, and a fully
+	// buffered Reader over an *os.File reads ahead: one read into a
+	// second buffer of the same size is in flight while the caller works
+	// on the first (readahead.go); over a regular file it is positional,
+	// and the file's offset stays where a plain Reader's would be, so
+	// Sync, Reset and the owner's Seek behave as without it.
+	// Line-buffered and unbuffered Readers (terminals, stdbuf -i0,
+	// Setvbuf) never read ahead, nor do buffers under 32 KiB (st_blksize
+	// 4096 on ext4 or a pipe, NewReaderSize's small sizes), where it does
+	// not pay; a Writer under it is a PolicyBlksize Writer.
+	// ReadaheadSize(n) ("readahead:64K") reads ahead with buffers of n
+	// bytes, whatever n is.
+	PolicyReadahead Policy = -5
 )
 
 // policyEnv is the environment variable that sets the process default
-// policy: blksize, bufsiz, coreutils, bufio, or a size such as 65536 or 64K.
+// policy: blksize, bufsiz, coreutils, bufio, readahead, readahead:SIZE,
+// or a size such as 65536 or 64K.
 const policyEnv = "STDIOBUF_POLICY"
 
 // policyForms is what ParsePolicy accepts, for error messages.
-const policyForms = "want blksize, bufsiz, coreutils, bufio, default or a size such as 65536 or 64K"
+const policyForms = "want blksize, bufsiz, coreutils, bufio, readahead, readahead:SIZE, default or a size such as 65536 or 64K"
 
-var policyNames = [...]string{"default", "blksize", "bufsiz", "coreutils", "bufio"}
+var policyNames = [...]string{"default", "blksize", "bufsiz", "coreutils", "bufio", "readahead"}
 
 // String returns the policy's name as ParsePolicy reads it: "blksize",
-// "bufsiz", "coreutils", "bufio", "default", or a byte count such as
-// "65536". An invalid policy prints as "Policy(-9)".
+// "bufsiz", "coreutils", "bufio", "readahead", "default", a byte count such
+// as "65536", or "readahead:65536". An invalid policy prints as
+// "Policy(-9)".
 func (p Policy) String() string {
-	switch {
+	switch n, sized := p.aheadSize(); {
+	case sized:
+		return policyNames[-PolicyReadahead] + ":" + strconv.Itoa(n)
 	case p > 0:
 		return strconv.Itoa(int(p))
 	case p > -Policy(len(policyNames)):
@@ -100,12 +117,17 @@ func (p Policy) String() string {
 	return "Policy(" + strconv.Itoa(int(p)) + ")"
 }
 
-// valid reports whether p is one of the named policies or a size.
-func (p Policy) valid() bool { return p > -Policy(len(policyNames)) }
+// valid reports whether p is one of the named policies or a size, or
+// read-ahead with a size.
+func (p Policy) valid() bool {
+	_, sized := p.aheadSize()
+	return p > -Policy(len(policyNames)) || sized
+}
 
-// ParsePolicy parses a policy name (blksize, bufsiz, coreutils, bufio or
-// default, in any case) or a size: a decimal byte count with an optional
-// suffix K, KiB (1024), KB (1000), M, MiB, MB, G, GiB or GB, at most 1 GiB.
+// ParsePolicy parses a policy name (blksize, bufsiz, coreutils, bufio,
+// readahead or default, in any case), a size: a decimal byte count with an
+// optional suffix K, KiB (1024), KB (1000), M, MiB, MB, G, GiB or GB, at
+// most 1 GiB, or readahead:SIZE (ReadaheadSize).
 // The error wraps ErrInvalidPolicy and names the text and what is
 // accepted, or the 1 GiB cap for a size that is too big.
 func ParsePolicy(s string) (Policy, error) {
@@ -114,9 +136,16 @@ func ParsePolicy(s string) (Policy, error) {
 			return Policy(-i), nil
 		}
 	}
-	n, why := parseSize(s)
+	size, ahead := s, false
+	if name, rest, ok := strings.Cut(s, ":"); ok && strings.EqualFold(name, policyNames[-PolicyReadahead]) {
+		size, ahead = rest, true
+	}
+	n, why := parseSize(size)
 	if why != "" {
 		return 0, &detailError{ErrInvalidPolicy, strconv.Quote(s) + ": " + why}
+	}
+	if ahead {
+		return ReadaheadSize(n), nil
 	}
 	return Policy(n), nil
 }
@@ -167,6 +196,9 @@ func parseSize(s string) (n int, why string) {
 func (p Policy) size(st *fileStat) (size int, reason string) {
 	if p > 0 {
 		return int(p), "fixed size"
+	}
+	if n, sized := p.aheadSize(); sized {
+		return n, "fixed size"
 	}
 	if p == PolicyBufio {
 		return bufioSize, "bufio's 4096"
@@ -262,7 +294,7 @@ func defaultPolicy() Policy {
 	if p := Policy(processDefault.Load()); p != PolicyDefault {
 		return p
 	}
-	v, ok := os.LookupEnv(policyEnv)
+	v, ok := syscall.Getenv(policyEnv)
 	if !ok || v == "" {
 		return PolicyBlksize
 	}

@@ -3,80 +3,29 @@
 package stream_test
 
 import (
-	"fmt"
 	"os"
 	"slices"
 	"testing"
-	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/stdiobuf/stdiobuf/internal/ptytest"
 	"github.com/stdiobuf/stdiobuf/stream"
-	"golang.org/x/sys/unix"
 )
 
 // Streams over a pseudo-terminal: line buffered by every policy but bufio.
 
-// openPty opens a pseudo-terminal pair, or skips the test. The slave is
-// in canonical mode without echo and without output processing, so the
-// master reads exactly the bytes written to the slave and a slave read
-// returns one line. Both are non-blocking *os.Files: deadlines work.
+// openPty opens a pseudo-terminal pair (internal/ptytest), or skips the
+// test; the deadlines are ioDeadline from now.
 func openPty(t *testing.T) (master, slave *os.File) {
 	t.Helper()
-	master, err := os.OpenFile("/dev/ptmx", os.O_RDWR|unix.O_NOCTTY, 0)
-	if err != nil {
-		t.Skipf("no pseudo-terminal: %v", err)
-	}
-	t.Cleanup(func() { master.Close() })
-	var n uint32
-	err = withFd(master, func(fd int) error {
-		if err := unix.IoctlSetPointerInt(fd, unix.TIOCSPTLCK, 0); err != nil {
-			return fmt.Errorf("unlockpt (TIOCSPTLCK): %w", err)
-		}
-		n, err = unix.IoctlGetUint32(fd, unix.TIOCGPTN)
-		return err
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	slave, err = os.OpenFile(fmt.Sprintf("/dev/pts/%d", n), os.O_RDWR|unix.O_NOCTTY, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { slave.Close() })
-	err = withFd(slave, func(fd int) error {
-		tio, err := unix.IoctlGetTermios(fd, unix.TCGETS)
-		if err != nil {
-			return err
-		}
-		tio.Lflag &^= unix.ECHO
-		tio.Oflag &^= unix.OPOST
-		return unix.IoctlSetTermios(fd, unix.TCSETS, tio)
-	})
-	if err != nil {
-		t.Fatalf("setting the terminal's modes: %v", err)
-	}
-	deadline := time.Now().Add(ioDeadline)
-	master.SetDeadline(deadline)
-	slave.SetDeadline(deadline)
-	return master, slave
+	return ptytest.Open(t, ioDeadline)
 }
 
 // expectMaster reads the master until it has len(want) bytes, which must
 // be want.
 func expectMaster(t *testing.T, master *os.File, want string) {
 	t.Helper()
-	got := make([]byte, 0, len(want))
-	buf := make([]byte, 4096)
-	for len(got) < len(want) {
-		n, err := master.Read(buf[:len(want)-len(got)])
-		got = append(got, buf[:n]...)
-		if err != nil {
-			t.Fatalf("reading the terminal: %v after %q, want %q", err, got, want)
-		}
-	}
-	if string(got) != want {
-		t.Errorf("the terminal showed %q, want %q", got, want)
-	}
+	ptytest.Expect(t, master, want)
 }
 
 // ptyLine is the decision for a pty slave (st_blksize 1024 on Linux).

@@ -29,8 +29,9 @@ type Reader struct {
 	rd           io.Reader // reader provided by the client
 	r, w         int       // buf read and write positions
 	err          error
-	lastByte     int // last byte read for UnreadByte; -1 means invalid
-	lastRuneSize int // size of last rune read for UnreadRune; -1 means invalid
+	lastByte     int        // last byte read for UnreadByte; -1 means invalid
+	lastRuneSize int        // size of last rune read for UnreadRune; -1 means invalid
+	ra           *readahead // nil unless reading ahead (readahead.go)
 	s            setup
 }
 
@@ -87,6 +88,7 @@ func (b *Reader) allocEager() {
 // the copy of it that fill checks, kept in step.
 func (b *Reader) decide() {
 	b.s.decide(b.rd, reading)
+	b.updateAhead()
 }
 
 // init is doallocate for a Reader: decide, then allocate.
@@ -158,6 +160,7 @@ func (b *Reader) Reset(r io.Reader) {
 	if b == r {
 		return
 	}
+	b.resetAhead(r)
 	s := setup{policy: b.s.policy, size: b.s.size, vbuf: b.s.vbuf, vmode: b.s.vmode, vsize: b.s.vsize}
 	old := b.buf
 	*b = Reader{rd: r, lastByte: -1, lastRuneSize: -1, s: s}
@@ -194,6 +197,10 @@ func (b *Reader) read(p []byte) (int, error) {
 func (b *Reader) fill() {
 	if b.buf == nil {
 		b.init()
+	}
+	if b.ra != nil {
+		b.fillAhead()
+		return
 	}
 	if b.r > 0 {
 		b.w = copy(b.buf, b.buf[b.r:b.w])
@@ -307,6 +314,9 @@ func (b *Reader) Read(p []byte) (n int, err error) {
 	if b.r == b.w {
 		if b.err != nil {
 			return 0, b.readErr()
+		}
+		if b.ra != nil {
+			return b.readAhead(p)
 		}
 		if len(p) >= len(b.buf) || b.s.mode == Unbuffered {
 			n, b.err = b.read(p)

@@ -95,7 +95,7 @@ func TestReviewScannerBufferDecides(t *testing.T) {
 // named policy nor a positive size, however negative, and String never
 // panics.
 func TestReviewInvalidPolicy(t *testing.T) {
-	for _, p := range []stream.Policy{-5, -100, math.MinInt, math.MinInt + 1} {
+	for _, p := range []stream.Policy{-6, -100, math.MinInt, math.MinInt + 1} {
 		r := stream.NewReader(strings.NewReader("x"))
 		w := stream.NewWriter(&strings.Builder{})
 		errR, errW := r.SetPolicy(p), w.SetPolicy(p)

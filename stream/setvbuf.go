@@ -55,6 +55,7 @@ func (b *Reader) Setvbuf(mode Mode, size int) error {
 		return err
 	}
 	b.s.setvbuf(b.rd, reading, mode, size)
+	b.updateAhead()
 	b.refit()
 	return nil
 }

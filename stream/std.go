@@ -379,10 +379,11 @@ func Exit(code int) {
 // errnoText returns the text strerror(3) gives for the system error inside
 // err ("No space left on device"), or err's own text if it holds none.
 func errnoText(err error) string {
-	s, ok := errnoString(err)
-	if !ok {
+	var errno sysErrno
+	if !errors.As(err, &errno) {
 		return err.Error()
 	}
+	s := errno.Error()
 	if s == "" || s[0] < 'a' || s[0] > 'z' {
 		return s
 	}

@@ -1,9 +1,9 @@
 package stream
 
 import (
-	"os"
 	"strconv"
 	"sync"
+	"syscall"
 )
 
 // coreutils' stdbuf(1) runs a program with _STDBUF_I, _STDBUF_O and
@@ -35,7 +35,7 @@ func stdbufSetting(fd int, dir direction) (mode Mode, size int, reason string, o
 	if name == "" {
 		return 0, 0, "", false
 	}
-	v, set := os.LookupEnv(name)
+	v, set := syscall.Getenv(name)
 	if !set {
 		return 0, 0, "", false
 	}
@@ -65,5 +65,5 @@ func warnEnv(name, value, want string) {
 	if _, dup := warned.LoadOrStore(name+"="+value, true); dup {
 		return
 	}
-	os.Stderr.WriteString("stream: invalid " + name + "=" + strconv.Quote(value) + ": " + want + "\n")
+	syscall.Write(syscall.Stderr, []byte("stream: invalid "+name+"="+strconv.Quote(value)+": "+want+"\n"))
 }

@@ -27,6 +27,7 @@
 //	                                nil if it fails or the platform has none
 //	isTerminal(fd uintptr) bool     the terminal ioctl succeeds (isatty)
 //	errSeekPipe                     the error of a seek on a pipe (ESPIPE)
+//	sysErrno                        the type of an error number (syscall.Errno)
 //
 // Linux only, for the kernel copies (zerocopy_linux.go):
 //

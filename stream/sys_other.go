@@ -11,6 +11,9 @@ const errSeekPipe = syscall.ESPIPE
 
 // fstat is not wired up: every descriptor is treated as one whose fstat
 // failed (BUFSIZ under the blksize and bufsiz policies).
+// sysErrno is the type of a system call's error number (std.go).
+type sysErrno = syscall.Errno
+
 func fstat(fd uintptr) *fileStat { return nil }
 
 func isTerminal(fd uintptr) bool { return false }

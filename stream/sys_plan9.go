@@ -11,6 +11,12 @@ const errSeekPipe = syscall.ErrorString("seek on a stream")
 
 // fstat is not wired up: every descriptor is treated as one whose fstat
 // failed (BUFSIZ under the blksize and bufsiz policies).
+// sysErrno stands for an error number, which Plan 9 has none of: its
+// errors are strings (syscall.ErrorString), so no error is ever one.
+type sysErrno struct{}
+
+func (sysErrno) Error() string { return "" }
+
 func fstat(fd uintptr) *fileStat { return nil }
 
 func isTerminal(fd uintptr) bool { return false }

@@ -10,6 +10,9 @@ import "syscall"
 
 const errSeekPipe = syscall.ESPIPE
 
+// sysErrno is the type of a system call's error number (std.go).
+type sysErrno = syscall.Errno
+
 func fstat(fd uintptr) *fileStat {
 	var st syscall.Stat_t
 	if err := syscall.Fstat(int(fd), &st); err != nil {

@@ -6,7 +6,6 @@ import (
 	"cmp"
 	"errors"
 	"io"
-	"os"
 	"syscall"
 )
 
@@ -222,7 +221,7 @@ func (t *transfer) fail(name string, err error) {
 		t.declined = true
 		return
 	}
-	t.err = os.NewSyscallError(name, err)
+	t.err = newSyscallError(name, err)
 }
 
 // refusal reports whether err from call name means that the kernel cannot
@@ -427,7 +426,7 @@ func waitBlocking(fd int, write bool) error {
 			return nil
 		}
 		if err != nil && err != syscall.EINTR {
-			return os.NewSyscallError("poll", err)
+			return newSyscallError("poll", err)
 		}
 	}
 }
@@ -467,7 +466,7 @@ func (t *transfer) rescue(pr, n int) {
 // that has lost its reader never gets one back. On other descriptors the
 // write just fails again and the copy's error is returned as it was.
 func sigpipeOnEPIPE(dst io.Writer, err error) {
-	if f, ok := dst.(*os.File); ok && errors.Is(err, syscall.EPIPE) {
+	if f, ok := osFile(dst); ok && errors.Is(err, syscall.EPIPE) {
 		f.Write([]byte{'\n'})
 	}
 }

@@ -49,7 +49,9 @@ func TestSeekBack(t *testing.T) {
 		{"-z -n 1", "nul"}, {"-z -n -1", "nul"},
 		{"---presume-input-pipe -n -2", "lines"}, {"---presume-input-pipe -c -2", "lines"},
 	}
-	for _, mode := range [][]string{nil, {"--loop"}} {
+	// Read-ahead reads a second buffer ahead: none of it may be lost.
+	ahead := [][]string{{"--policy", "readahead:16K"}, {"--loop", "--policy", "readahead:5000"}}
+	for _, mode := range append([][]string{nil, {"--loop"}}, ahead...) {
 		for _, c := range cases {
 			t.Run(fmt.Sprintf("%v%q<%s", mode, c.args, c.stdin), func(t *testing.T) {
 				args := strings.Split(c.args, " ")

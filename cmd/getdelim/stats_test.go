@@ -20,7 +20,7 @@ import (
 
 // statsLine is the format another engineer's benchmark parses.
 var statsLine = regexp.MustCompile(`^getdelim: stats: (in|out): fd=(\d+) mode=(full|line|none) size=(\d+) policy=(\S+) ` +
-	`blksize=\d+ reads=(\d+) writes=(\d+) kernel=\d+ reason="[^"]*"$`)
+	`blksize=\d+ reads=(\d+) writes=(\d+) kernel=\d+ ahead=\d+ overlapped=\d+ waited=\d+ reason="[^"]*"$`)
 
 func TestStats(t *testing.T) {
 	progs := findPrograms(t)
@@ -177,6 +177,6 @@ func TestStatsJSON(t *testing.T) {
 
 // infoText writes s as stream.Info's String does.
 func infoText(s streamstats.Stream) string {
-	return fmt.Sprintf("fd=%d mode=%s size=%d policy=%s blksize=%d reads=%d writes=%d kernel=%d reason=%q",
-		s.Fd, s.Mode, s.Size, s.Policy, s.Blksize, s.Reads, s.Writes, s.Kernel, s.Reason)
+	return fmt.Sprintf("fd=%d mode=%s size=%d policy=%s blksize=%d reads=%d writes=%d kernel=%d ahead=%d overlapped=%d waited=%d reason=%q",
+		s.Fd, s.Mode, s.Size, s.Policy, s.Blksize, s.Reads, s.Writes, s.Kernel, s.Ahead, s.Overlapped, s.Waited, s.Reason)
 }

@@ -101,7 +101,7 @@ var (
 	// bufsiz, glibc's rule today, comes first as the baseline of every
 	// ratio. A policy added here gets its figure, its rows in the tables
 	// and its bars in the chart.
-	policyNames = []string{"bufsiz", "blksize", "coreutils", "bufio"}
+	policyNames = []string{"bufsiz", "blksize", "coreutils", "bufio", "readahead"}
 )
 
 // defaultSweep is 1 KiB to 1 MiB in powers of two: the range of the

@@ -8,6 +8,8 @@ import (
 	"os/signal"
 	"path/filepath"
 	"strings"
+
+	"github.com/stdiobuf/stdiobuf/internal/overlay"
 )
 
 // valueFlags are the go command's build and test flags that take their
@@ -89,7 +91,7 @@ func goflagsOverlay() string {
 
 // runGo runs `go verb -overlay=FILE args` and returns go's exit status
 // as an exitError.
-func runGo(verb string, args []string) error {
+func runGo(verb string, args []string, opts overlay.Options) error {
 	ga, err := parseArgs(verb, args)
 	if err != nil {
 		return &exitError{msg: err.Error(), code: 2}
@@ -98,7 +100,7 @@ func runGo(verb string, args []string) error {
 	if err != nil {
 		return err
 	}
-	ov, err := g.overlay()
+	ov, err := g.overlay(opts)
 	if err != nil {
 		return err
 	}
@@ -136,7 +138,8 @@ func runGo(verb string, args []string) error {
 
 // mergeOverlay writes a temporary overlay with the replacements of the
 // user's overlay file and of stdiobuf's, and returns its path. A user
-// overlay that replaces a file of bufio's directory is refused.
+// overlay that replaces a file of bufio's directory, or any file
+// stdiobuf's replaces (package os's under -stdout), is refused.
 func mergeOverlay(user, dir, ours, goroot string) (string, error) {
 	userPath := user
 	if !filepath.IsAbs(userPath) && dir != "" {
@@ -157,7 +160,7 @@ func mergeOverlay(user, dir, ours, goroot string) (string, error) {
 				abs = from
 			}
 		}
-		if filepath.Dir(filepath.Clean(abs)) == bufioDir {
+		if _, clash := o.Replace[filepath.Clean(abs)]; clash || filepath.Dir(filepath.Clean(abs)) == bufioDir {
 			return "", fmt.Errorf("-overlay %s replaces %s, which stdiobuf's overlay replaces with stream; use one or the other", user, from)
 		}
 		o.Replace[from] = to

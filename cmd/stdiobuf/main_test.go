@@ -267,3 +267,54 @@ func TestGoflagsOverlay(t *testing.T) {
 		}
 	}
 }
+
+// TestConcurrentOverlay starts three stdiobuf processes on an empty cache
+// at once: each must get the same, complete overlay, and the cache must
+// hold that overlay alone, with no temporary directory left.
+func TestConcurrentOverlay(t *testing.T) {
+	if testing.Short() {
+		t.Skip("generates an overlay; -short skips it")
+	}
+	if stdiobufBin == "" {
+		t.Skip("cmd/stdiobuf did not build")
+	}
+	cache := t.TempDir()
+	const n = 3
+	cmds := make([]*exec.Cmd, n)
+	outs := make([]strings.Builder, n)
+	for i := range cmds {
+		cmds[i] = exec.Command(stdiobufBin, "overlay")
+		cmds[i].Env = append(os.Environ(), cacheEnv(cache)...)
+		cmds[i].Stdout, cmds[i].Stderr = &outs[i], &outs[i]
+		if err := cmds[i].Start(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for i, cmd := range cmds {
+		if err := cmd.Wait(); err != nil {
+			t.Fatalf("stdiobuf overlay %d: %v: %s", i, err, outs[i].String())
+		}
+	}
+	path := strings.TrimSpace(outs[0].String())
+	for i := range outs {
+		if got := strings.TrimSpace(outs[i].String()); got != path {
+			t.Errorf("process %d printed %q, process 0 %q", i, got, path)
+		}
+	}
+	if _, err := os.Stat(path); err != nil {
+		t.Fatal(err)
+	}
+	entries, err := os.ReadDir(filepath.Join(cache, "stdiobuf"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, e := range entries {
+		if !strings.HasPrefix(e.Name(), "goroot-") { // a toolchain from the module cache is linked
+			names = append(names, e.Name())
+		}
+	}
+	if diff := cmp.Diff([]string{filepath.Base(filepath.Dir(path))}, names); diff != "" {
+		t.Errorf("cache holds -want +got:\n%s", diff)
+	}
+}

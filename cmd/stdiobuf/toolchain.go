@@ -106,12 +106,12 @@ func goExe() string {
 
 // overlay returns the overlay for g's toolchain, generating it if the
 // cache lacks it.
-func (g *goTool) overlay() (*overlay.Overlay, error) {
+func (g *goTool) overlay(opts overlay.Options) (*overlay.Overlay, error) {
 	cache, err := cacheDir()
 	if err != nil {
 		return nil, err
 	}
-	return overlay.Generate(g.tc, stdiobuf.Source(), cache, filepath.Join(g.tc.GOROOT, "bin", goExe()))
+	return overlay.GenerateWith(g.tc, stdiobuf.Source(), cache, filepath.Join(g.tc.GOROOT, "bin", goExe()), opts)
 }
 
 // exitCode is the exit status of a failed command: its own, or 1 if it

@@ -34,6 +34,10 @@ type pkgOverlay struct {
 	path string            // import path, such as "bufio"
 	std  *pkgFiles         // the toolchain's own files of the package
 	gen  map[string][]byte // the generated files, by base name
+	// patch keeps the toolchain's files that gen does not replace (the
+	// overlay changes a few files of the package, as -stdout does os's);
+	// otherwise they are deleted and gen is the whole package.
+	patch bool
 }
 
 // srcDir is the package's directory under GOROOT or the overlay's dir.
@@ -43,13 +47,13 @@ func (p pkgOverlay) srcDir(root string) string {
 
 // replacements maps each non-test file of the toolchain's packages to its
 // generated file under dir, or to "" (deleted) if the generated package
-// has no file of that name, and adds the generated files the toolchain's
-// package lacks.
+// has no file of that name and is not a patch, and adds the generated
+// files the toolchain's package lacks.
 func replacements(pkgs []pkgOverlay, goroot, dir string) map[string]string {
 	r := make(map[string]string)
 	for _, p := range pkgs {
 		for name := range p.std.files {
-			if !strings.HasSuffix(name, "_test.go") {
+			if !p.patch && !strings.HasSuffix(name, "_test.go") {
 				r[filepath.Join(p.srcDir(goroot), name)] = ""
 			}
 		}
@@ -156,13 +160,6 @@ func removeStale(root string) {
 			os.RemoveAll(filepath.Join(root, e.Name()))
 		}
 	}
-}
-
-// ReadVersion returns the version line of the overlay in dir: the Go
-// version and GOROOT it was made for and stream's version.
-func ReadVersion(dir string) (string, error) {
-	b, err := os.ReadFile(filepath.Join(dir, versionFile))
-	return strings.TrimSpace(string(b)), err
 }
 
 // LinkGOROOT returns a symbolic link to tc's GOROOT in cacheDir, made

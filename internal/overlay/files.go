@@ -31,29 +31,36 @@ func isSource(name string) bool {
 func sourceFiles(src fs.FS) (map[string][]byte, error) {
 	files := make(map[string][]byte)
 	for _, dir := range []string{streamDir, seamDir} {
-		entries, err := fs.ReadDir(src, dir)
-		if err != nil {
-			if dir == seamDir && errors.Is(err, fs.ErrNotExist) {
-				continue
-			}
-			return nil, fmt.Errorf("%w: %v", ErrSource, err)
-		}
-		for _, e := range entries {
-			if e.IsDir() || !isSource(e.Name()) {
-				continue
-			}
-			name := path.Join(dir, e.Name())
-			b, err := fs.ReadFile(src, name)
-			if err != nil {
-				return nil, fmt.Errorf("%w: %v", ErrSource, err)
-			}
-			files[name] = b
+		err := readSourceDir(src, dir, files)
+		if err != nil && !(dir == seamDir && errors.Is(err, fs.ErrNotExist)) {
+			return nil, err
 		}
 	}
 	if len(files) == 0 {
 		return nil, fmt.Errorf("%w: no Go files in %s", ErrSource, streamDir)
 	}
 	return files, nil
+}
+
+// readSourceDir adds to files the non-test Go files of dir in src, keyed
+// by their slash path in src. Its errors wrap ErrSource and the fs error.
+func readSourceDir(src fs.FS, dir string, files map[string][]byte) error {
+	entries, err := fs.ReadDir(src, dir)
+	if err != nil {
+		return fmt.Errorf("%w: %w", ErrSource, err)
+	}
+	for _, e := range entries {
+		if e.IsDir() || !isSource(e.Name()) {
+			continue
+		}
+		name := path.Join(dir, e.Name())
+		b, err := fs.ReadFile(src, name)
+		if err != nil {
+			return fmt.Errorf("%w: %w", ErrSource, err)
+		}
+		files[name] = b
+	}
+	return nil
 }
 
 // hashFiles returns a hex SHA-256 over the names and contents of files,

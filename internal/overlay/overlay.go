@@ -77,13 +77,33 @@ func bufioDir(goroot string) string {
 // bufio API, compiled with goCmd (tc's go command) and published into
 // cacheDir. On error nothing is published.
 func Generate(tc Toolchain, src fs.FS, cacheDir, goCmd string) (*Overlay, error) {
+	return GenerateWith(tc, src, cacheDir, goCmd, Options{})
+}
+
+// Options choose what an overlay changes besides bufio.
+type Options struct {
+	// Stdout also changes package os so that the process's standard
+	// output is buffered as C's stdout is (`stdiobuf build -stdout`; see
+	// internal/osstdout). src must then also hold internal/osstdout.
+	Stdout bool
+}
+
+// GenerateWith is Generate with options.
+func GenerateWith(tc Toolchain, src fs.FS, cacheDir, goCmd string, opts Options) (*Overlay, error) {
 	files, err := sourceFiles(src)
 	if err != nil {
 		return nil, err
 	}
+	name := safeName(tc.GOVERSION) + "-"
+	if opts.Stdout {
+		if files, err = addStdoutSource(src, files); err != nil {
+			return nil, err
+		}
+		name += "stdout-"
+	}
 	ov := &Overlay{Version: hashFiles(files)[:12]}
 	ov.Key = cacheKey(tc, files)
-	ov.Dir = filepath.Join(cacheDir, safeName(tc.GOVERSION)+"-"+ov.Key)
+	ov.Dir = filepath.Join(cacheDir, name+ov.Key)
 	ov.JSON = filepath.Join(ov.Dir, overlayFile)
 	if _, err := os.Stat(ov.JSON); err == nil {
 		return ov, nil
@@ -96,7 +116,15 @@ func Generate(tc Toolchain, src fs.FS, cacheDir, goCmd string) (*Overlay, error)
 	if err != nil {
 		return nil, err
 	}
-	if err := publish(tc, []pkgOverlay{{path: "bufio", std: std, gen: gen}}, ov, goCmd); err != nil {
+	pkgs := []pkgOverlay{{path: "bufio", std: std, gen: gen}}
+	if opts.Stdout {
+		osPkg, err := stdoutFiles(tc, files, gen)
+		if err != nil {
+			return nil, err
+		}
+		pkgs = append(pkgs, osPkg)
+	}
+	if err := publish(tc, pkgs, ov, goCmd); err != nil {
 		return nil, err
 	}
 	return ov, nil

@@ -26,6 +26,11 @@ type Stream struct {
 	Writes  int64  `json:"writes"`
 	Kernel  int64  `json:"kernel"`
 	Reason  string `json:"reason"`
+
+	// Read-ahead's reads: started ahead, done when needed, waited for.
+	Ahead      int64 `json:"ahead"`
+	Overlapped int64 `json:"overlapped"`
+	Waited     int64 `json:"waited"`
 }
 
 // FromInfo returns i as a Stream.
@@ -33,5 +38,6 @@ func FromInfo(i stream.Info) Stream {
 	return Stream{
 		Fd: i.Fd, Mode: i.Mode.String(), Size: i.Size, Policy: i.Policy.String(), Blksize: i.Blksize,
 		Reads: i.Reads, Writes: i.Writes, Kernel: i.Kernel, Reason: i.Reason,
+		Ahead: i.Ahead, Overlapped: i.Overlapped, Waited: i.Waited,
 	}
 }

@@ -11,8 +11,9 @@ import (
 
 func TestFromInfo(t *testing.T) {
 	info := stream.Info{Fd: 3, Mode: stream.LineBuffered, Size: 131072, Policy: stream.PolicyBlksize, Blksize: 131072,
-		Reads: 7, Writes: 2, Kernel: 1, Reason: "st_blksize 131072"}
-	want := Stream{Fd: 3, Mode: "line", Size: 131072, Policy: "blksize", Blksize: 131072, Reads: 7, Writes: 2, Kernel: 1, Reason: "st_blksize 131072"}
+		Reads: 7, Writes: 2, Kernel: 1, Reason: "st_blksize 131072", Ahead: 5, Overlapped: 3, Waited: 1}
+	want := Stream{Fd: 3, Mode: "line", Size: 131072, Policy: "blksize", Blksize: 131072, Reads: 7, Writes: 2, Kernel: 1, Reason: "st_blksize 131072",
+		Ahead: 5, Overlapped: 3, Waited: 1}
 	if diff := cmp.Diff(want, FromInfo(info)); diff != "" {
 		t.Errorf("(-want +got):\n%s", diff)
 	}
@@ -38,8 +39,8 @@ func TestReportJSON(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	const want = `{"in":[{"fd":0,"mode":"full","size":0,"policy":"","blksize":0,"reads":0,"writes":0,"kernel":0,"reason":"a \"quoted\" reason"}],` +
-		`"out":{"fd":1,"mode":"none","size":0,"policy":"","blksize":0,"reads":0,"writes":0,"kernel":0,"reason":""}}`
+	const want = `{"in":[{"fd":0,"mode":"full","size":0,"policy":"","blksize":0,"reads":0,"writes":0,"kernel":0,"reason":"a \"quoted\" reason","ahead":0,"overlapped":0,"waited":0}],` +
+		`"out":{"fd":1,"mode":"none","size":0,"policy":"","blksize":0,"reads":0,"writes":0,"kernel":0,"reason":"","ahead":0,"overlapped":0,"waited":0}}`
 	if string(b) != want {
 		t.Errorf("JSON\n%s\nwant\n%s", b, want)
 	}

@@ -1,0 +1,121 @@
+#!/usr/bin/env bash
+# bench/stdout.sh: golang/go#3463's program (fmt.Println(i) for i below N)
+# and a fmt.Printf("%d %s\n") loop, built plainly and with
+# `stdiobuf build -stdout`, against the same loops in C with printf: into
+# /dev/null, a file, a pipe read by `cat > /dev/null`, and a
+# pseudo-terminal (through script(1), whose own copying is the same for
+# all three programs). Medians of interleaved runs, and write(2) calls on
+# standard output counted with strace.
+#
+#   bench/stdout.sh [-n LINES] [-c LINES] [-r RUNS] [-o RESULTS.md]
+#
+# Defaults: 16777216 lines timed (-n, 2^24 as in the Go issue), write(2)
+# calls counted over 1048576 lines (-c: strace slows every call, and the
+# count is proportional), 5 runs. Needs cc, strace and script. Writes the
+# table to standard output and to RESULTS.md (default
+# bench/results/<date>-stdout.md).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+n=$((1 << 24))
+count=$((1 << 20))
+runs=5
+out="bench/results/$(date -u +%Y-%m-%d)-stdout.md"
+while getopts "n:c:r:o:" opt; do
+	case $opt in
+	n) n=$OPTARG ;;
+	c) count=$OPTARG ;;
+	r) runs=$OPTARG ;;
+	o) out=$OPTARG ;;
+	*) echo "usage: $0 [-n LINES] [-c LINES] [-r RUNS] [-o RESULTS.md]" >&2; exit 2 ;;
+	esac
+done
+for tool in cc strace script; do
+	command -v "$tool" >/dev/null || { echo "$0: needs $tool" >&2; exit 1; }
+done
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+go build -o "$tmp/stdiobuf" ./cmd/stdiobuf
+go build -o "$tmp/go-plain" ./bench/stdout
+"$tmp/stdiobuf" build -stdout -o "$tmp/go-stdout" ./bench/stdout
+cc -O2 -o "$tmp/c-printf" bench/c/println.c
+
+# to SINK CMD...: runs CMD with its standard output to SINK.
+to() {
+	local sink=$1
+	shift
+	case $sink in
+	devnull) "$@" >/dev/null ;;
+	file) "$@" >"$tmp/out" ;;
+	pipe) "$@" | cat >/dev/null ;;
+	pty) script -qefc "$(printf '%q ' "$@")" /dev/null >/dev/null </dev/null ;;
+	esac
+}
+
+# run PROG SINK ARGS...: one timed run; prints seconds.
+run() {
+	local prog=$1 sink=$2
+	shift 2
+	local t0 t1
+	t0=$(date +%s%N)
+	to "$sink" "$tmp/$prog" "$@"
+	t1=$(date +%s%N)
+	awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f\n", (b - a) / 1e9 }'
+}
+
+# writes PROG SINK ARGS...: write(2) calls on descriptor 1.
+writes() {
+	local prog=$1 sink=$2
+	shift 2
+	local log="$tmp/strace.log"
+	to "$sink" strace -f -o "$log" -e trace=write "$tmp/$prog" "$@"
+	grep -c 'write(1,' "$log" || true
+}
+
+median() { sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
+
+progs=(go-plain go-stdout c-printf)
+sinks=(devnull file pipe pty)
+loops=(println printf)
+declare -A times
+echo "# stdout: $runs interleaved runs, $n lines" >&2
+for ((r = 1; r <= runs; r++)); do
+	for loop in "${loops[@]}"; do
+		flag=()
+		[ "$loop" = printf ] && flag=(-printf)
+		for sink in "${sinks[@]}"; do
+			for prog in "${progs[@]}"; do
+				s=$(run "$prog" "$sink" "${flag[@]}" "-n=$n")
+				times[$loop/$sink/$prog]+="$s "
+			done
+		done
+	done
+	echo "# round $r of $runs done" >&2
+done
+
+{
+	echo "# stdout buffering: plain Go, Go built with \`stdiobuf build -stdout\`, C printf"
+	echo
+	echo "$(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) CPUs, $(uname -sr), $(go version | cut -d' ' -f3),"
+	echo "$(ldd --version | head -1 | sed 's/.*) //;s/^/glibc /'); load average at the end: $(cut -d' ' -f1-3 /proc/loadavg)."
+	echo "$n lines, median of $runs interleaved runs (seconds); writes = write(2) calls on descriptor 1 for $count lines (strace, one run)."
+	echo "Command: \`bench/stdout.sh -n $n -c $count -r $runs\`"
+	echo
+	echo "| loop | output | plain Go | -stdout | C printf | plain / -stdout | -stdout / C | writes plain | writes -stdout | writes C |"
+	echo "|---|---|---|---|---|---|---|---|---|---|"
+	for loop in "${loops[@]}"; do
+		flag=()
+		[ "$loop" = printf ] && flag=(-printf)
+		for sink in "${sinks[@]}"; do
+			declare -A med=() wr=()
+			for prog in "${progs[@]}"; do
+				med[$prog]=$(tr ' ' '\n' <<<"${times[$loop/$sink/$prog]}" | grep . | median)
+				wr[$prog]=$(writes "$prog" "$sink" "${flag[@]}" "-n=$count")
+			done
+			ratio1=$(awk -v a="${med[go-plain]}" -v b="${med[go-stdout]}" 'BEGIN { printf "%.2f", a / b }')
+			ratio2=$(awk -v a="${med[go-stdout]}" -v b="${med[c-printf]}" 'BEGIN { printf "%.2f", a / b }')
+			echo "| $loop | $sink | ${med[go-plain]} | ${med[go-stdout]} | ${med[c-printf]} | ${ratio1}x | ${ratio2}x | ${wr[go-plain]} | ${wr[go-stdout]} | ${wr[c-printf]} |"
+		done
+	done
+} | tee "$out"

@@ -1,0 +1,58 @@
+//go:build stdiobuf_std
+
+package bufio
+
+import (
+	"io"
+	"syscall"
+)
+
+// Under `stdiobuf build -stdout` package os imports this package to buffer
+// the process's standard output, so this package cannot import os. This
+// file and std.go stand in for stream's osfile.go and std.go.
+
+// syscallError is what a failed kernel copy returns here, in place of
+// *os.SyscallError (which this package cannot name): the same text, and
+// the errno behind it through errors.Is and errors.As.
+type syscallError struct {
+	Syscall string
+	Err     error
+}
+
+func (e *syscallError) Error() string { return e.Syscall + ": " + e.Err.Error() }
+
+func (e *syscallError) Unwrap() error { return e.Err }
+
+// newSyscallError is os.NewSyscallError without package os.
+func newSyscallError(name string, err error) error {
+	if err == nil {
+		return nil
+	}
+	return &syscallError{name, err}
+}
+
+// osFile returns w if it is a descriptor writer (an *os.File is one: it has
+// Fd and SyscallConn), whose Write turns EPIPE on standard output or
+// standard error into the runtime's SIGPIPE.
+func osFile(w io.Writer) (io.Writer, bool) {
+	_, fd := w.(interface{ Fd() uintptr })
+	_, conn := w.(syscall.Conn)
+	return w, fd && conn
+}
+
+// raFile is what read-ahead reads from (readahead.go).
+type raFile interface {
+	io.Reader
+	io.ReaderAt
+	io.Seeker
+}
+
+// raFileOf returns r if it is a descriptor (isDescriptor: an *os.File, not
+// nil, is one) that can read at an offset and seek.
+func raFileOf(r io.Reader) (raFile, bool) {
+	f, ok := r.(raFile)
+	if !ok || !isDescriptor(r) {
+		return nil, false
+	}
+	return f, true
+}

@@ -1,0 +1,13 @@
+//go:build stdiobuf_std
+
+package bufio
+
+// Under `stdiobuf build -stdout` stream's standard streams (Stdin, Stdout,
+// Stderr, Flush and Exit) are left out: they wrap os.Stdin and friends,
+// and package os imports this package. They are not bufio's API, so no
+// program built from `import "bufio"` uses them; the process's standard
+// output is buffered by package os itself.
+
+// flushStdoutBeforeRead is a no-op here: package os flushes a line-buffered
+// standard output before every read of the original standard input.
+func flushStdoutBeforeRead() {}

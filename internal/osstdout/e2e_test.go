@@ -1,0 +1,473 @@
+//go:build linux
+
+package osstdout_test
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/stdiobuf/stdiobuf/internal/ptytest"
+)
+
+// The tests build testdata/prog twice, plainly and with the -stdout
+// overlay, run each case with standard output to a file, a pipe, /dev/null
+// and a pseudo-terminal, and compare.
+
+var (
+	buildOnce sync.Once
+	buildErr  error
+	plainBin  string // testdata/prog built plainly
+	stdoutBin string // testdata/prog built with `stdiobuf build -stdout`
+	raceBin   string // the same with -race
+	plainOv   string // `stdiobuf overlay`, without -stdout
+	binDir    string
+)
+
+// overlayPaths are `stdiobuf overlay -stdout` and `stdiobuf overlay`, run
+// from this module's source.
+func overlayPaths(dir string) (stdout, plain string, err error) {
+	tool := filepath.Join(dir, "stdiobuf")
+	if out, err := exec.Command("go", "build", "-o", tool, "../../cmd/stdiobuf").CombinedOutput(); err != nil {
+		return "", "", fmt.Errorf("building cmd/stdiobuf: %v\n%s", err, out)
+	}
+	var paths []string
+	for _, args := range [][]string{{"overlay", "-stdout"}, {"overlay"}} {
+		out, err := exec.Command(tool, args...).Output()
+		if err != nil {
+			var ee *exec.ExitError
+			if errors.As(err, &ee) {
+				return "", "", fmt.Errorf("stdiobuf %s: %v\n%s", strings.Join(args, " "), err, ee.Stderr)
+			}
+			return "", "", err
+		}
+		paths = append(paths, strings.TrimSpace(string(out)))
+	}
+	return paths[0], paths[1], nil
+}
+
+func programs(t *testing.T) (plain, buffered string) {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("builds the standard library with an overlay: skipped with -short")
+	}
+	buildOnce.Do(func() {
+		binDir, buildErr = os.MkdirTemp("", "osstdout-e2e-")
+		if buildErr != nil {
+			return
+		}
+		var ov string
+		ov, plainOv, buildErr = overlayPaths(binDir)
+		if buildErr != nil {
+			return
+		}
+		plainBin = filepath.Join(binDir, "prog-plain")
+		stdoutBin = filepath.Join(binDir, "prog-stdout")
+		raceBin = filepath.Join(binDir, "prog-race")
+		builds := []struct {
+			out, overlay string
+			race         bool
+		}{{plainBin, "", false}, {stdoutBin, ov, false}, {raceBin, ov, true}}
+		for _, b := range builds {
+			args := []string{"build", "-o", b.out}
+			if b.overlay != "" {
+				args = append(args, "-overlay="+b.overlay)
+			}
+			if b.race {
+				args = append(args, "-race")
+			}
+			args = append(args, "./testdata/prog")
+			if out, err := exec.Command("go", args...).CombinedOutput(); err != nil {
+				buildErr = fmt.Errorf("go %s: %v\n%s", strings.Join(args, " "), err, out)
+				return
+			}
+		}
+	})
+	if buildErr != nil {
+		t.Fatal(buildErr)
+	}
+	return plainBin, stdoutBin
+}
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if binDir != "" {
+		os.RemoveAll(binDir)
+	}
+	os.Exit(code)
+}
+
+// result is what one run of a program showed.
+type result struct {
+	Stdout string
+	Stderr string
+	Status int
+}
+
+// sink is where a run's standard output goes.
+type sink string
+
+const (
+	toFile    sink = "file"
+	toPipe    sink = "pipe"
+	toDevNull sink = "devnull"
+	toPty     sink = "pty"
+)
+
+// run runs bin with args, standard output to s (standard error to a pipe
+// unless merged, when it goes where standard output goes), and returns
+// what came out.
+func run(t *testing.T, bin string, s sink, merged bool, args ...string) result {
+	t.Helper()
+	cmd := exec.Command(bin, args...)
+	var errBuf bytes.Buffer
+	cmd.Stderr = &errBuf
+	var read func() []byte
+	switch s {
+	case toFile, toDevNull:
+		name := os.DevNull
+		if s == toFile {
+			name = filepath.Join(t.TempDir(), "out")
+		}
+		f, err := os.Create(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer f.Close()
+		cmd.Stdout = f
+		read = func() []byte {
+			if s == toDevNull {
+				return nil
+			}
+			b, err := os.ReadFile(name)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return b
+		}
+	case toPipe:
+		r, w, err := os.Pipe()
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer r.Close()
+		cmd.Stdout = w
+		var got []byte
+		done := make(chan struct{})
+		go func() {
+			defer close(done)
+			var b bytes.Buffer
+			b.ReadFrom(r)
+			got = b.Bytes()
+		}()
+		defer w.Close()
+		read = func() []byte { w.Close(); <-done; return got }
+	case toPty:
+		master, slave := ptytest.Open(t, 30*time.Second)
+		cmd.Stdout = slave
+		var got []byte
+		var rerr error
+		done := make(chan struct{})
+		go func() { defer close(done); got, rerr = ptytest.ReadAll(master) }()
+		read = func() []byte {
+			slave.Close()
+			<-done
+			if rerr != nil {
+				t.Fatalf("reading the terminal: %v", rerr)
+			}
+			return got
+		}
+	}
+	if merged {
+		cmd.Stderr = cmd.Stdout
+	}
+	err := cmd.Run()
+	status := 0
+	if err != nil {
+		var ee *exec.ExitError
+		if !errors.As(err, &ee) {
+			t.Fatalf("%s %v: %v", bin, args, err)
+		}
+		status = ee.ExitCode()
+	}
+	return result{Stdout: string(read()), Stderr: errBuf.String(), Status: status}
+}
+
+// TestSameOutput: every exit path that runs exit hooks, a child writing
+// to the same descriptor, a raw write after Fd, io.Copy into os.Stdout,
+// standard error merged into standard output, Close, Stat and Seek (which
+// see the bytes printed before them) and a log.Logger on os.Stdout deliver
+// every byte in the order of the plain build, wherever standard output
+// goes.
+func TestSameOutput(t *testing.T) {
+	plain, buffered := programs(t)
+	data := filepath.Join(t.TempDir(), "data")
+	if err := os.WriteFile(data, bytes.Repeat([]byte("copied line\n"), 50000), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cases := []struct {
+		name   string
+		args   []string
+		merged bool // 2>&1
+	}{
+		{"return", []string{"return"}, false},
+		{"exit0", []string{"exit0"}, false},
+		{"exit3", []string{"exit3"}, false},
+		{"log.Fatal", []string{"fatal"}, true},
+		{"child", []string{"child"}, false},
+		{"fd", []string{"fd"}, false},
+		{"copy", []string{"copy", data}, false},
+		{"stderr 2>&1", []string{"stderr"}, true},
+		{"close", []string{"close"}, false},
+		{"Stat and Seek", []string{"stat"}, false},
+		{"log.Logger", []string{"log"}, false},
+	}
+	for _, c := range cases {
+		for _, s := range []sink{toFile, toPipe, toDevNull, toPty} {
+			t.Run(c.name+"/"+string(s), func(t *testing.T) {
+				want := run(t, plain, s, c.merged, c.args...)
+				got := run(t, buffered, s, c.merged, c.args...)
+				if diff := cmp.Diff(want, got); diff != "" {
+					t.Errorf("-stdout build differs from the plain build (-plain +stdout):\n%s", diff)
+				}
+			})
+		}
+	}
+}
+
+// TestGoroutines: Writes from many goroutines are never mixed inside one
+// Write call.
+func TestGoroutines(t *testing.T) {
+	_, buffered := programs(t)
+	for _, s := range []sink{toFile, toPipe} {
+		got := run(t, buffered, s, false, "goroutines")
+		counts := map[string]int{}
+		for _, line := range strings.SplitAfter(got.Stdout, "\n") {
+			if line == "" {
+				continue
+			}
+			if !regexp.MustCompile(`^(a+|b+|c+|d+|e+|f+|g+|h+)\n$`).MatchString(line) || len(line) != 51+int(line[0]-'a') {
+				t.Fatalf("%s: a line was mixed: %q", s, line)
+			}
+			counts[line[:1]]++
+		}
+		want := map[string]int{"a": 500, "b": 500, "c": 500, "d": 500, "e": 500, "f": 500, "g": 500, "h": 500}
+		if diff := cmp.Diff(want, counts); diff != "" {
+			t.Errorf("%s: lines per goroutine (-want +got):\n%s", s, diff)
+		}
+	}
+}
+
+// TestRace: the race detector finds nothing in a -stdout program writing
+// from many goroutines (it exits 66 when it does).
+func TestRace(t *testing.T) {
+	programs(t)
+	for _, s := range []sink{toFile, toPipe} {
+		got := run(t, raceBin, s, false, "goroutines")
+		if got.Status != 0 || got.Stderr != "" || len(got.Stdout) != 8*500*51+500*(0+1+2+3+4+5+6+7) {
+			t.Errorf("%s: status %d, %d bytes out, stderr:\n%s", s, got.Status, len(got.Stdout), got.Stderr)
+		}
+	}
+}
+
+// TestWithoutStdout: the overlay made without -stdout changes bufio alone;
+// package os is the toolchain's.
+func TestWithoutStdout(t *testing.T) {
+	programs(t)
+	b, err := os.ReadFile(plainOv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(string(b), string(filepath.Separator)+filepath.Join("src", "os")+string(filepath.Separator)) {
+		t.Errorf("the overlay without -stdout replaces files of package os:\n%s", b)
+	}
+}
+
+// TestReplacedStdout: a program that assigns another file to os.Stdout
+// writes to it unbuffered, and the original standard output keeps its
+// order around it.
+func TestReplacedStdout(t *testing.T) {
+	plain, buffered := programs(t)
+	for _, bin := range []string{plain, buffered} {
+		side := filepath.Join(t.TempDir(), "side")
+		got := run(t, bin, toPipe, false, "replace", side)
+		b, err := os.ReadFile(side)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := result{Stdout: "original 0\noriginal 1\noriginal 2\noriginal 3\noriginal 4\nrestored 0\nrestored 1\nrestored 2\nrestored 3\nrestored 4\n"}
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Errorf("%s: standard output (-want +got):\n%s", filepath.Base(bin), diff)
+		}
+		if want := "replaced 0\nreplaced 1\nreplaced 2\nreplaced 3\nreplaced 4\n"; string(b) != want {
+			t.Errorf("%s: the replacement file has %q, want %q", filepath.Base(bin), b, want)
+		}
+	}
+}
+
+// TestPrompt: on a terminal, a prompt without a newline shows before the
+// program waits for its answer, as glibc flushes a line-buffered stdout
+// before a read of stdin.
+func TestPrompt(t *testing.T) {
+	_, buffered := programs(t)
+	master, slave := ptytest.Open(t, 30*time.Second)
+	cmd := exec.Command(buffered, "prompt")
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = slave, slave, slave
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	// If the prompt never comes, the program is still waiting for its
+	// answer: end it with the test.
+	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+	// The program blocks in its read until the answer is typed, so
+	// the prompt can only arrive here if it was flushed first.
+	ptytest.Expect(t, master, "name? ")
+	if _, err := master.Write([]byte("gopher\n")); err != nil {
+		t.Fatal(err)
+	}
+	ptytest.Expect(t, master, "hello, gopher\n")
+}
+
+// TestCoprocess: a program answering questions over two pipes shows each
+// answer before it waits for the next question, where glibc's rule (flush
+// only a line-buffered stdout) would leave both sides waiting.
+func TestCoprocess(t *testing.T) {
+	_, buffered := programs(t)
+	cmd := exec.Command(buffered, "echo")
+	in, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	cmd.Stdout = w
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	w.Close()
+	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+	// A deadline, so that an answer left in the buffer fails the test
+	// instead of hanging it.
+	r.SetReadDeadline(time.Now().Add(30 * time.Second))
+	br := bufio.NewReader(r)
+	for _, q := range []string{"one", "two", "three"} {
+		if _, err := io.WriteString(in, q+"\n"); err != nil {
+			t.Fatal(err)
+		}
+		got, err := br.ReadString('\n')
+		if err != nil {
+			t.Fatalf("waiting for the answer to %q: %v", q, err)
+		}
+		if want := "got " + q + "\n"; got != want {
+			t.Fatalf("answer %q, want %q", got, want)
+		}
+	}
+	in.Close()
+	if err := cmd.Wait(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestPanic: an unrecovered panic runs no exit hooks, so what is still in
+// the buffer is lost, as after abort(3) in C; the panic's own message,
+// written by the runtime to standard error, is not. On a terminal (line
+// buffered) every line was already written.
+func TestPanic(t *testing.T) {
+	plain, buffered := programs(t)
+	var lines strings.Builder
+	for i := range 10 {
+		fmt.Fprintf(&lines, "panic %d\n", i)
+	}
+	for _, s := range []sink{toFile, toPipe, toPty} {
+		p := run(t, plain, s, false, "panic")
+		b := run(t, buffered, s, false, "panic")
+		if p.Stdout != lines.String() {
+			t.Errorf("%s: the plain build printed %q", s, p.Stdout)
+		}
+		want := ""
+		if s == toPty {
+			want = lines.String()
+		}
+		if b.Stdout != want {
+			t.Errorf("%s: the -stdout build printed %q before its panic, want %q", s, b.Stdout, want)
+		}
+		if b.Status != 2 || !strings.Contains(b.Stderr, "panic: boom") {
+			t.Errorf("%s: status %d, stderr %q; want 2 and the panic message", s, b.Status, b.Stderr)
+		}
+	}
+}
+
+// writeCalls counts write(2) calls on descriptor 1 in an strace log.
+func writeCalls(log string) int {
+	return len(regexp.MustCompile(`(?m)\bwrite\(1,`).FindAllString(log, -1))
+}
+
+// TestStdbufWriteCount: under coreutils' stdbuf the program makes as many
+// write(2) calls on standard output as a C program printing the same
+// lines (libstdbuf's setvbuf), counted with strace.
+func TestStdbufWriteCount(t *testing.T) {
+	_, buffered := programs(t)
+	for _, tool := range []string{"strace", "stdbuf", "cc"} {
+		if _, err := exec.LookPath(tool); err != nil {
+			t.Skipf("needs %s: %v", tool, err)
+		}
+	}
+	dir := t.TempDir()
+	csrc := filepath.Join(dir, "lines.c")
+	cbin := filepath.Join(dir, "lines")
+	// The same output as the program's "many" case: the numbers below
+	// 100000, one a line.
+	if err := os.WriteFile(csrc, []byte("#include <stdio.h>\nint main(void){for(int i=0;i<100000;i++)printf(\"%d\\n\",i);return 0;}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if out, err := exec.Command("cc", "-O2", "-o", cbin, csrc).CombinedOutput(); err != nil {
+		t.Fatalf("cc: %v\n%s", err, out)
+	}
+	count := func(args ...string) int {
+		t.Helper()
+		log := filepath.Join(dir, "strace.log")
+		full := append([]string{"-f", "-o", log, "-e", "trace=write"}, args...)
+		cmd := exec.Command("strace", full...)
+		null, err := os.OpenFile(os.DevNull, os.O_WRONLY, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer null.Close()
+		var stderr bytes.Buffer
+		cmd.Stdout, cmd.Stderr = null, &stderr
+		if err := cmd.Run(); err != nil {
+			t.Fatalf("strace %v: %v\n%s", args, err, stderr.Bytes())
+		}
+		b, err := os.ReadFile(log)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return writeCalls(string(b))
+	}
+	for _, opt := range []string{"-o0", "-oL", "-o65536"} {
+		c := count("stdbuf", opt, cbin)
+		g := count("stdbuf", opt, buffered, "many")
+		if c != g {
+			t.Errorf("stdbuf %s: the C program made %d write calls, the -stdout build %d", opt, c, g)
+		}
+	}
+	// Without stdbuf, into /dev/null (st_blksize 4096): a buffer's worth a
+	// call, at least 100 times fewer calls than one a line.
+	if g := count(buffered, "many"); g*100 > 100000 {
+		t.Errorf("into /dev/null: %d write calls for 100000 lines", g)
+	}
+}

@@ -1,0 +1,160 @@
+// Package osstdout makes the overlay files that give package os a buffered
+// standard output (`stdiobuf build -stdout`).
+//
+// Package os cannot be given a buffered standard output from outside: fmt,
+// log and every other writer call (*os.File).Write directly. So the overlay
+// renames the toolchain's own methods of *File that see the descriptor
+// (Write, Read, Fd, Close, ...) and os.StartProcess to stdioRaw<Name>, and
+// adds files (std/zz_stdiobuf_*.go) that take their place: they send the
+// original standard output through a bufio.Writer, which under the same
+// overlay is package stream, and flush it before anything else can see the
+// descriptor. Renaming works on the syntax tree of whatever os the
+// toolchain has, so a new Go release needs no new copy of os; a release
+// that moves or drops one of the hooked names stops the generation with a
+// message that names it.
+package osstdout
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"go/ast"
+	"go/format"
+	"go/parser"
+	"go/token"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+)
+
+// Methods are the methods of *os.File that the added files wrap.
+var Methods = []string{
+	"Write", "WriteAt", "ReadFrom", "Read", "Fd", "SyscallConn", "Sync",
+	"Seek", "Stat", "Truncate", "Chmod", "Chown", "Close",
+}
+
+// Funcs are the package-level functions of os that the added files wrap.
+var Funcs = []string{"StartProcess"}
+
+// rawPrefix is what a wrapped name is renamed to: Write becomes stdioRawWrite.
+const rawPrefix = "stdioRaw"
+
+// buildTag keeps the added files out of every build but the overlay's:
+// they belong to package os and import std-internal packages.
+const buildTag = "//go:build stdiobuf_std\n"
+
+// ErrMissing is wrapped by the error Files returns when the toolchain's os
+// lacks a name the added files wrap.
+var ErrMissing = errors.New("osstdout: package os lacks a name -stdout wraps")
+
+// Files returns the overlay for package os of the toolchain whose source
+// tree is goroot/src: the base name of each file of os to replace or add,
+// and its new content. templates are the files to add, by base name, as
+// they are in this package's std directory (each starts with the build
+// tag that keeps it out of other builds). goVersion only names the
+// toolchain in errors.
+func Files(goroot, goVersion string, templates map[string][]byte) (map[string][]byte, error) {
+	dir := filepath.Join(goroot, "src", "os")
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, err
+	}
+	want := make(map[string]bool)
+	for _, m := range Methods {
+		want["*File."+m] = false
+	}
+	for _, f := range Funcs {
+		want[f] = false
+	}
+	out := make(map[string][]byte)
+	fset := token.NewFileSet()
+	for _, e := range ents {
+		name := e.Name()
+		if e.IsDir() || !strings.HasSuffix(name, ".go") || strings.HasSuffix(name, "_test.go") {
+			continue
+		}
+		path := filepath.Join(dir, name)
+		src, err := os.ReadFile(path)
+		if err != nil {
+			return nil, err
+		}
+		f, err := parser.ParseFile(fset, path, src, parser.ParseComments)
+		if err != nil {
+			return nil, err
+		}
+		if !rename(f, want) {
+			continue
+		}
+		var buf bytes.Buffer
+		if err := format.Node(&buf, fset, f); err != nil {
+			return nil, fmt.Errorf("osstdout: formatting %s: %w", path, err)
+		}
+		out[name] = buf.Bytes()
+	}
+	var missing []string
+	for k, found := range want {
+		if !found {
+			missing = append(missing, k)
+		}
+	}
+	if len(missing) > 0 {
+		sort.Strings(missing)
+		return nil, fmt.Errorf("%w: %s has no %s", ErrMissing, goVersion, strings.Join(missing, ", "))
+	}
+	if len(templates) == 0 {
+		return nil, errors.New("osstdout: no files to add to package os")
+	}
+	for name, b := range templates {
+		b, ok := bytes.CutPrefix(b, []byte(buildTag))
+		if !ok {
+			return nil, fmt.Errorf("osstdout: %s does not start with %q", name, buildTag)
+		}
+		if _, clash := out[name]; clash || fileExists(filepath.Join(dir, name)) {
+			return nil, fmt.Errorf("osstdout: %s's os already has a file %s", goVersion, name)
+		}
+		out[name] = b
+	}
+	return out, nil
+}
+
+// rename renames, in f, the declarations named in want (as "*File.Name"
+// for methods, "Name" for functions), marks them found, and reports
+// whether it renamed any.
+func rename(f *ast.File, want map[string]bool) bool {
+	changed := false
+	for _, d := range f.Decls {
+		fd, ok := d.(*ast.FuncDecl)
+		if !ok {
+			continue
+		}
+		key := fd.Name.Name
+		if fd.Recv != nil {
+			if len(fd.Recv.List) != 1 || !isFilePtr(fd.Recv.List[0].Type) {
+				continue
+			}
+			key = "*File." + key
+		}
+		if _, ok := want[key]; !ok {
+			continue
+		}
+		want[key] = true
+		fd.Name.Name = rawPrefix + fd.Name.Name
+		changed = true
+	}
+	return changed
+}
+
+func fileExists(p string) bool {
+	_, err := os.Stat(p)
+	return err == nil
+}
+
+func isFilePtr(e ast.Expr) bool {
+	s, ok := e.(*ast.StarExpr)
+	if !ok {
+		return false
+	}
+	id, ok := s.X.(*ast.Ident)
+	return ok && id.Name == "File"
+}

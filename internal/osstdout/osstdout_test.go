@@ -1,0 +1,87 @@
+package osstdout
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+func templates(t *testing.T) map[string][]byte {
+	t.Helper()
+	m := make(map[string][]byte)
+	names, err := filepath.Glob("std/*.go")
+	if err != nil || len(names) == 0 {
+		t.Fatalf("no templates in std/: %v", err)
+	}
+	for _, n := range names {
+		b, err := os.ReadFile(n)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m[filepath.Base(n)] = b
+	}
+	return m
+}
+
+// TestFilesRenamesEveryHook: on the toolchain that runs the test, every
+// method and function the added files wrap is renamed, in the files that
+// declare it and nowhere else, and the added files lose their build tag.
+func TestFilesRenamesEveryHook(t *testing.T) {
+	files, err := Files(runtime.GOROOT(), runtime.Version(), templates(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	all := strings.Builder{}
+	for name, b := range files {
+		if strings.HasPrefix(name, "zz_stdiobuf_") {
+			if strings.Contains(string(b), "stdiobuf_std") {
+				t.Errorf("%s keeps its build tag", name)
+			}
+			continue
+		}
+		all.Write(b)
+	}
+	for _, m := range Methods {
+		if !strings.Contains(all.String(), ") "+rawPrefix+m+"(") {
+			t.Errorf("no method %s%s in the patched files", rawPrefix, m)
+		}
+	}
+	for _, f := range Funcs {
+		if !strings.Contains(all.String(), "func "+rawPrefix+f+"(") {
+			t.Errorf("no func %s%s in the patched files", rawPrefix, f)
+		}
+	}
+}
+
+// TestFilesNamesWhatIsMissing: a toolchain whose os lacks a hooked name
+// stops the generation with an error naming it and the Go version.
+func TestFilesNamesWhatIsMissing(t *testing.T) {
+	root := t.TempDir()
+	dir := filepath.Join(root, "src", "os")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	// An os with every hook but Chown and StartProcess.
+	var src strings.Builder
+	src.WriteString("package os\n\ntype File struct{}\n\n")
+	for _, m := range Methods {
+		if m != "Chown" {
+			src.WriteString("func (f *File) " + m + "() {}\n")
+		}
+	}
+	if err := os.WriteFile(filepath.Join(dir, "file.go"), []byte(src.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err := Files(root, "go9.99", templates(t))
+	if !errors.Is(err, ErrMissing) {
+		t.Fatalf("err = %v, want ErrMissing", err)
+	}
+	if diff := cmp.Diff("osstdout: package os lacks a name -stdout wraps: go9.99 has no *File.Chown, StartProcess", err.Error()); diff != "" {
+		t.Errorf("message (-want +got):\n%s", diff)
+	}
+}

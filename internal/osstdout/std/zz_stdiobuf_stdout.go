@@ -1,0 +1,237 @@
+//go:build stdiobuf_std
+
+// This file is added to package os by `stdiobuf build -stdout`. It gives
+// the process's standard output the buffering C programs get from glibc:
+// line buffered on a terminal, otherwise a buffer sized by the policy, and
+// flushed at exit. The buffering is package bufio's Writer, which under the
+// same overlay is package stream: the decision (fstat, terminal test,
+// STDIOBUF_POLICY, _STDBUF_O) is stream's own, not a second copy.
+//
+// The generator renames the toolchain's own methods of *File named in
+// stdioHooked (and StartProcess) to stdioRaw<Name>; the functions here take
+// their place, send the original standard output through the buffer, flush
+// it before anything else can see the descriptor, and call the originals.
+
+package os
+
+import (
+	"bufio"
+	"internal/runtime/exithook"
+	"io"
+	"sync"
+	"syscall"
+)
+
+// stdioStream is the process's original standard output, buffered.
+//
+// Invariant: out, in and errf are the *File values os.Stdout, os.Stdin and
+// os.Stderr held at start-up and never change, so a program that assigns
+// another *File to os.Stdout writes to it unbuffered, as before; w and
+// closed are guarded by mu.
+type stdioStream struct {
+	out, in, errf *File
+	mu            sync.Mutex
+	w             *bufio.Writer
+	closed        bool // out was closed through Close: writes go straight to it
+	sameOnce      sync.Once
+	same          bool // out and errf are the same file (`prog > log 2>&1`)
+	inOnce        sync.Once
+	inFile        bool // in is a regular file: a read of it never waits for a peer
+}
+
+var stdioOut = stdioStart(Stdout, Stdin, Stderr)
+
+func stdioStart(out, in, errf *File) *stdioStream {
+	s := &stdioStream{out: out, in: in, errf: errf}
+	if out == nil {
+		return s
+	}
+	s.w = bufio.NewWriter(stdioRawFile{out})
+	// Exit hooks run on return from main and on os.Exit with any status
+	// (log.Fatal included), not after an unrecovered panic or a fatal
+	// runtime error: there, bytes not yet flushed are lost, as after
+	// abort(3) in C.
+	exithook.Add(exithook.Hook{F: s.exitFlush, RunOnFailure: true})
+	return s
+}
+
+// stdioRawFile is what the buffer writes to: the original methods, so
+// that a flush does not come back through the buffer.
+type stdioRawFile struct{ f *File }
+
+func (r stdioRawFile) Write(b []byte) (int, error) { return r.f.stdioRawWrite(b) }
+
+// SyscallConn and Fd make the buffer a stream over a descriptor, decided
+// as glibc decides stdout. bufio reaches the descriptor through
+// SyscallConn; Fd, which would make a non-blocking descriptor blocking, is
+// there only to say what the value is, as on *os.File.
+func (r stdioRawFile) SyscallConn() (syscall.RawConn, error) { return r.f.stdioRawSyscallConn() }
+
+func (r stdioRawFile) Fd() uintptr { return r.f.stdioRawFd() }
+
+// buffering reports whether writes to f go through the buffer.
+func (s *stdioStream) buffering(f *File) bool { return f == s.out && s.w != nil }
+
+func (s *stdioStream) write(b []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		return s.out.stdioRawWrite(b)
+	}
+	return s.w.Write(b)
+}
+
+// flush writes out what is buffered; f is the file about to be used in
+// another way, and nothing is done unless it is the original standard
+// output (or nil: flush in any case).
+func (s *stdioStream) flush(f *File) error {
+	if s.w == nil || (f != nil && f != s.out) {
+		return nil
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		return nil
+	}
+	return s.w.Flush()
+}
+
+func (s *stdioStream) exitFlush() { s.flush(nil) }
+
+// beforeRead flushes standard output before the program reads its
+// original standard input, where the read may wait for whoever reads that
+// output. glibc flushes a line-buffered stdout before such a read, so a
+// prompt shows on a terminal before the program blocks; this goes one
+// step further and flushes before any read of standard input that is not
+// a regular file (a pipe, a socket, a terminal), so a program talking to
+// a peer over two pipes (a coprocess, os/exec's StdinPipe and
+// StdoutPipe) never waits for an answer to a question still in its
+// buffer, which a C program without fflush does. A filter reading a pipe
+// then writes about once per read of its input.
+func (s *stdioStream) beforeRead(f *File) {
+	if f != s.in || s.w == nil {
+		return
+	}
+	s.inOnce.Do(func() {
+		fi, err := s.in.stdioRawStat()
+		s.inFile = err == nil && fi.Mode().IsRegular()
+	})
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if !s.closed && s.w.Buffered() > 0 && (!s.inFile || stdioLineBuffered(s.w)) {
+		s.w.Flush()
+	}
+}
+
+// beforeErrWrite flushes standard output before a write to the original
+// standard error when both are the same file, so that `prog > log 2>&1`
+// keeps the order the program wrote in. C programs do not do this.
+func (s *stdioStream) beforeErrWrite(f *File) {
+	if f != s.errf || s.w == nil {
+		return
+	}
+	s.sameOnce.Do(func() {
+		a, err1 := s.out.stdioRawStat()
+		b, err2 := s.errf.stdioRawStat()
+		s.same = err1 == nil && err2 == nil && SameFile(a, b)
+	})
+	if s.same {
+		s.flush(nil)
+	}
+}
+
+func (f *File) Write(b []byte) (n int, err error) {
+	if stdioOut.buffering(f) {
+		return stdioOut.write(b)
+	}
+	stdioOut.beforeErrWrite(f)
+	return f.stdioRawWrite(b)
+}
+
+func (f *File) WriteAt(b []byte, off int64) (n int, err error) {
+	stdioOut.flush(f)
+	return f.stdioRawWriteAt(b, off)
+}
+
+func (f *File) ReadFrom(r io.Reader) (n int64, err error) {
+	if err := stdioOut.flush(f); err != nil {
+		return 0, err
+	}
+	return f.stdioRawReadFrom(r)
+}
+
+func (f *File) Read(b []byte) (n int, err error) {
+	stdioOut.beforeRead(f)
+	return f.stdioRawRead(b)
+}
+
+func (f *File) Fd() uintptr {
+	stdioOut.flush(f)
+	return f.stdioRawFd()
+}
+
+func (f *File) SyscallConn() (syscall.RawConn, error) {
+	stdioOut.flush(f)
+	return f.stdioRawSyscallConn()
+}
+
+func (f *File) Sync() error {
+	if err := stdioOut.flush(f); err != nil {
+		return err
+	}
+	return f.stdioRawSync()
+}
+
+func (f *File) Seek(offset int64, whence int) (ret int64, err error) {
+	stdioOut.flush(f)
+	return f.stdioRawSeek(offset, whence)
+}
+
+func (f *File) Stat() (FileInfo, error) {
+	stdioOut.flush(f)
+	return f.stdioRawStat()
+}
+
+func (f *File) Truncate(size int64) error {
+	stdioOut.flush(f)
+	return f.stdioRawTruncate(size)
+}
+
+func (f *File) Chmod(mode FileMode) error {
+	stdioOut.flush(f)
+	return f.stdioRawChmod(mode)
+}
+
+func (f *File) Chown(uid, gid int) error {
+	stdioOut.flush(f)
+	return f.stdioRawChown(uid, gid)
+}
+
+// Close flushes the original standard output before closing it, and
+// reports a failed flush as fclose(3) does; later writes go straight to
+// the closed file and fail as they did without the buffer.
+func (f *File) Close() error {
+	if !stdioOut.buffering(f) {
+		return f.stdioRawClose()
+	}
+	s := stdioOut
+	s.mu.Lock()
+	var ferr error
+	if !s.closed {
+		ferr = s.w.Flush()
+		s.closed = true
+	}
+	s.mu.Unlock()
+	if err := f.stdioRawClose(); err != nil {
+		return err
+	}
+	return ferr
+}
+
+// StartProcess flushes standard output first, so that a child writing to
+// the same descriptor (exec.Cmd with Stdout = os.Stdout) comes after what
+// the parent wrote before starting it.
+func StartProcess(name string, argv []string, attr *ProcAttr) (*Process, error) {
+	stdioOut.flush(nil)
+	return stdioRawStartProcess(name, argv, attr)
+}

@@ -1,0 +1,151 @@
+// Command prog writes to standard output in the ways the tests of
+// `stdiobuf build -stdout` check: each case, named by the first argument,
+// must give the same bytes built plainly and built with -stdout.
+package main
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"log"
+	"os"
+	"os/exec"
+	"strings"
+	"sync"
+	"syscall"
+)
+
+func lines(prefix string, n int) {
+	for i := range n {
+		fmt.Println(prefix, i)
+	}
+}
+
+func main() {
+	if len(os.Args) < 2 {
+		fmt.Fprintln(os.Stderr, "usage: prog CASE")
+		os.Exit(2)
+	}
+	switch os.Args[1] {
+	case "return":
+		lines("return", 100)
+	case "exit0":
+		lines("exit0", 100)
+		os.Exit(0)
+	case "exit3":
+		lines("exit3", 100)
+		os.Exit(3)
+	case "fatal":
+		lines("fatal", 100)
+		log.Fatal("fatal error")
+	case "child":
+		// exec.Cmd with Stdout = os.Stdout: the child writes to the same
+		// descriptor between the parent's two halves.
+		lines("parent before", 10)
+		c := exec.Command(os.Args[0], "return")
+		c.Stdout = os.Stdout
+		if err := c.Run(); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+		lines("parent after", 10)
+	case "stderr":
+		// Interleaved standard output and standard error.
+		for i := range 20 {
+			fmt.Println("out", i)
+			fmt.Fprintln(os.Stderr, "err", i)
+		}
+	case "prompt":
+		fmt.Print("name? ")
+		s, _ := bufio.NewReader(os.Stdin).ReadString('\n')
+		fmt.Println("hello,", strings.TrimSpace(s))
+	case "echo":
+		// A coprocess: answers each line of standard input with one line
+		// of standard output, and waits for the next question.
+		in := bufio.NewScanner(os.Stdin)
+		for in.Scan() {
+			fmt.Println("got", in.Text())
+		}
+	case "goroutines":
+		// Each Write is one whole line; lines must never be mixed.
+		var wg sync.WaitGroup
+		for g := range 8 {
+			wg.Go(func() {
+				line := strings.Repeat(string(rune('a'+g)), 50+g) + "\n"
+				for range 500 {
+					os.Stdout.WriteString(line)
+				}
+			})
+		}
+		wg.Wait()
+	case "fd":
+		// A write straight to the descriptor after Fd comes after what
+		// was printed before.
+		lines("before fd", 10)
+		syscall.Write(int(os.Stdout.Fd()), []byte("raw write\n"))
+		lines("after fd", 10)
+	case "copy":
+		// io.Copy into os.Stdout (ReadFrom, a kernel copy from a file).
+		lines("before copy", 10)
+		f, err := os.Open(os.Args[2])
+		if err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+		io.Copy(os.Stdout, f)
+		lines("after copy", 10)
+	case "replace":
+		// A program that replaces os.Stdout writes to what it put there.
+		lines("original", 5)
+		f, err := os.Create(os.Args[2])
+		if err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+		saved := os.Stdout
+		os.Stdout = f
+		lines("replaced", 5)
+		os.Stdout = saved
+		f.Close()
+		lines("restored", 5)
+	case "close":
+		lines("close", 10)
+		if err := os.Stdout.Close(); err != nil {
+			fmt.Fprintln(os.Stderr, "close:", err)
+			os.Exit(1)
+		}
+		if _, err := fmt.Println("after close"); err == nil {
+			fmt.Fprintln(os.Stderr, "write after close succeeded")
+			os.Exit(1)
+		}
+	case "stat":
+		// Stat and Seek see every byte printed before them: on a
+		// file, the size and the offset count them.
+		lines("stat", 10)
+		fi, err := os.Stdout.Stat()
+		if err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+		size := fi.Size()
+		off, _ := os.Stdout.Seek(0, io.SeekCurrent)
+		fmt.Printf("size %d offset %d\n", size, off)
+	case "log":
+		// A log.Logger pointed at os.Stdout writes through the buffer.
+		l := log.New(os.Stdout, "log: ", 0)
+		for i := range 20 {
+			l.Println("line", i)
+		}
+	case "panic":
+		lines("panic", 10)
+		panic("boom")
+	case "many":
+		// golang/go#3463's loop, for counting write calls.
+		for i := range 100000 {
+			fmt.Println(i)
+		}
+	default:
+		fmt.Fprintln(os.Stderr, "prog: unknown case", os.Args[1])
+		os.Exit(2)
+	}
+}

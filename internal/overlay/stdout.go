@@ -1,0 +1,69 @@
+package overlay
+
+import (
+	"bytes"
+	"fmt"
+	"go/ast"
+	"io/fs"
+	"path"
+	"strings"
+
+	"github.com/stdiobuf/stdiobuf/internal/osstdout"
+)
+
+// Source directories of `stdiobuf build -stdout`, inside the fs.FS handed
+// to GenerateWith: the patcher of package os (its source is part of the
+// cache key), the files it adds to os, and the files that stand in for
+// stream's osfile.go and std.go in a bufio that package os imports.
+const (
+	osstdoutDir      = "internal/osstdout"
+	osstdoutStdDir   = "internal/osstdout/std"
+	osstdoutBufioDir = "internal/osstdout/bufio"
+)
+
+// stdoutReplaced are stream's files that import package os; under -stdout
+// package os imports bufio, so the generated bufio takes the files of the
+// same names in osstdoutBufioDir instead.
+var stdoutReplaced = []string{"osfile.go", "std.go"}
+
+// addStdoutSource adds to files the sources -stdout needs from src.
+func addStdoutSource(src fs.FS, files map[string][]byte) (map[string][]byte, error) {
+	for _, dir := range []string{osstdoutDir, osstdoutStdDir, osstdoutBufioDir} {
+		if err := readSourceDir(src, dir, files); err != nil {
+			return nil, err
+		}
+	}
+	return files, nil
+}
+
+// stdoutFiles swaps, in gen, the files of stream that import package os
+// for their stand-ins, and returns the patch of package os: the files it
+// replaces or adds.
+func stdoutFiles(tc Toolchain, files map[string][]byte, gen map[string][]byte) (pkgOverlay, error) {
+	for _, name := range stdoutReplaced {
+		twin, ok := files[path.Join(osstdoutBufioDir, name)]
+		if !ok {
+			return pkgOverlay{}, fmt.Errorf("%w: no %s/%s", ErrSource, osstdoutBufioDir, name)
+		}
+		b, ok := bytes.CutPrefix(twin, []byte("//go:build "+strings.TrimSuffix(stdTag, " && ")+"\n"))
+		if !ok {
+			return pkgOverlay{}, fmt.Errorf("%w: %s/%s lacks its build tag", ErrSource, osstdoutBufioDir, name)
+		}
+		gen[name] = append([]byte(header(path.Join(osstdoutBufioDir, name))), b...)
+	}
+	templates := make(map[string][]byte)
+	for name, b := range files {
+		if path.Dir(name) == osstdoutStdDir {
+			templates[path.Base(name)] = b
+		}
+	}
+	osFiles, err := osstdout.Files(tc.GOROOT, tc.GOVERSION, templates)
+	if err != nil {
+		return pkgOverlay{}, err
+	}
+	std := &pkgFiles{files: make(map[string]*ast.File)}
+	for name := range osFiles {
+		std.files[name] = nil // only the names matter to a patch
+	}
+	return pkgOverlay{path: "os", std: std, gen: osFiles, patch: true}, nil
+}

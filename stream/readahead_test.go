@@ -1,0 +1,983 @@
+package stream
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// Read-ahead is checked as the plain Reader is: the bufio-equivalence
+// programs run over a real file and a real pipe with read-ahead on, and
+// the contracts it could break (order, errors after bytes, Sync, Setvbuf,
+// SetPolicy, Reset, the owner's Close, leaks) have tests of their own.
+
+// streamAheadAPI is stream with read-ahead on every Reader it makes, at
+// bufio's sizes so that the buffer boundaries (ErrBufferFull, Size) are
+// bufio's whatever st_blksize the test's files have.
+var streamAheadAPI = func() pkgAPI {
+	api := streamAPI
+	api.name = "stream readahead"
+	// ahead sets read-ahead at the size r has (a Reader that NewReaderSize
+	// returned as it was keeps its own size).
+	ahead := func(r *Reader, size int) bufReader {
+		if err := r.SetPolicy(ReadaheadSize(max(size, minReadBufferSize))); err != nil {
+			panic(err)
+		}
+		return r
+	}
+	api.newReader = func(r io.Reader) bufReader { return ahead(NewReaderSize(r, bufioSize), bufioSize) }
+	api.newReaderSize = func(r io.Reader, n int) bufReader { return ahead(NewReaderSize(r, n), n) }
+	api.zeroReader = func() bufReader {
+		r := new(Reader)
+		if err := r.Setvbuf(FullyBuffered, bufioSize); err != nil {
+			panic(err)
+		}
+		return ahead(r, bufioSize)
+	}
+	return api
+}()
+
+// fullReads makes a transcript independent of how many bytes each read(2)
+// returned: Read becomes io.ReadFull and Buffered is not reported. A
+// Reader that reads ahead holds other amounts than bufio between calls
+// (its reads leave head room, a pipe returns what was written so far), and
+// Read returns what is buffered; every other result depends only on the
+// bytes, the buffer size and the errors, which must be bufio's.
+type fullReads struct{ bufReader }
+
+func (f fullReads) Read(p []byte) (int, error) { return io.ReadFull(f.bufReader, p) }
+func (f fullReads) Buffered() int              { return 0 }
+
+// WriteTo keeps a faultWriter from writing short with a nil error, which
+// io.Writer forbids: after such a write bufio's WriteTo goes on with the
+// bytes that follow, so what is lost depends on the sizes of its writes,
+// and read-ahead's writes are other sizes.
+func (f fullReads) WriteTo(w io.Writer) (int64, error) {
+	switch w.(type) {
+	case *faultWriter, stringFaultWriter:
+		w = wholeWrites{w}
+	}
+	return f.bufReader.WriteTo(w)
+}
+
+// wholeWrites continues a short write until it is whole or fails.
+type wholeWrites struct{ w io.Writer }
+
+func (x wholeWrites) Write(p []byte) (n int, err error) {
+	for n < len(p) && err == nil {
+		var m int
+		m, err = x.w.Write(p[n:])
+		n += m
+	}
+	return n, err
+}
+
+// aheadSource makes the descriptor a program reads: a regular file holding
+// data, or a pipe that another goroutine writes data into in pieces. The
+// returned function closes it and waits for the writer.
+func aheadSource(p *prog, data []byte) (*os.File, func()) {
+	if p.pick(2) == 0 {
+		f, err := os.CreateTemp("", "readahead")
+		if err != nil {
+			panic(err)
+		}
+		os.Remove(f.Name())
+		if _, err := f.Write(data); err != nil {
+			panic(err)
+		}
+		if _, err := f.Seek(0, io.SeekStart); err != nil {
+			panic(err)
+		}
+		return f, func() { f.Close() }
+	}
+	pr, pw, err := os.Pipe()
+	if err != nil {
+		panic(err)
+	}
+	piece := []int{1, 7, 100, 4096, 70000}[p.pick(5)]
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		defer pw.Close()
+		for rest := data; len(rest) > 0; {
+			n := min(piece, len(rest))
+			if _, err := pw.Write(rest[:n]); err != nil {
+				return // the reader closed its end
+			}
+			rest = rest[n:]
+		}
+	}()
+	return pr, func() { pr.Close(); <-done }
+}
+
+// runAheadProg runs a Reader program over a file or a pipe; under stream
+// the Reader reads ahead. The transcript leaves out the calls on the
+// underlying reader, which read-ahead changes by design.
+func runAheadProg(api pkgAPI, code, data []byte) []event {
+	if api.name == streamAPI.name {
+		api = streamAheadAPI
+	}
+	p := &prog{b: code}
+	src, closeSrc := aheadSource(p, data)
+	defer closeSrc()
+	r, ctor := decodeReader(p, api, src)
+	rr := fullReads{r}
+	evs := []event{{Op: ctor, N: int64(r.Size())}}
+	noCalls := func() []readCall { return nil }
+	for p.more() {
+		var e event
+		panicked := capture(&e, func() { readerOp(p, api, rr, data, &e, &noCalls) })
+		e.Reads, e.Writes = nil, nil
+		evs = append(evs, e)
+		if panicked {
+			return evs
+		}
+		if strings.HasPrefix(e.Op, "WriteTo") && e.Err != nil {
+			// Where a failed WriteTo leaves the input is not bufio's to
+			// say: past the buffer it copies with the file's WriteTo
+			// (io.Copy), which drops what it read and could not write,
+			// and on a pipe that depends on how the writes came in.
+			// Read-ahead keeps what it read and could not write.
+			return evs
+		}
+	}
+	e := event{Op: "ReadAll"}
+	capture(&e, func() {
+		all, err := io.ReadAll(rr)
+		e.S, e.Err = string(all), err
+	})
+	return append(evs, e)
+}
+
+func TestReadaheadDiff(t *testing.T) { diffRandom(t, 60, runAheadProg) }
+
+func FuzzReadaheadOps(f *testing.F) {
+	rop := func(op int, args ...byte) []byte { return append([]byte{at(readerOps, op)}, args...) }
+	lines := []byte(strings.Repeat("first line\r\nsecond, a longer line that does not fit in sixteen bytes\r\n\r\nlast", 20))
+	fuzzProgs(f, runAheadProg, [][2][]byte{
+		// A file, 16-byte buffers: ReadLine's "\r\n" across refills.
+		{slices.Concat([]byte{0, 0, at(readerSizes, 16)}, rop(opReadLine), rop(opReadLine), rop(opUnreadByte),
+			rop(opReadLine), rop(opPeek, at(peekLens, 15)), rop(opReadString, 0)), lines},
+		// A pipe written a byte at a time, 32-byte buffers.
+		{slices.Concat([]byte{1, 0, 0, at(readerSizes, 32)}, rop(opReadSlice, 0), rop(opReadRune),
+			rop(opDiscard, at(peekLens, 100)), rop(opWriteTo, 5)), lines},
+	})
+}
+
+// aheadFile returns a regular file holding data, at offset 0.
+func aheadFile(t *testing.T, data []byte) *os.File {
+	t.Helper()
+	name := filepath.Join(t.TempDir(), "in")
+	if err := os.WriteFile(name, data, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.Open(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { f.Close() })
+	return f
+}
+
+// aheadStarted waits until the read in flight, if any, is under way: its
+// goroutine has claimed it. On a busy machine a read ahead may not start
+// before the Reader needs it, and the Reader then makes it itself; a test
+// of what happens while one is under way waits for it.
+func aheadStarted(t *testing.T, r *Reader) {
+	t.Helper()
+	deadline := time.Now().Add(30 * time.Second)
+	for r.ra != nil && r.ra.inflight && r.ra.claim.Load() == claimFree {
+		if time.Now().After(deadline) {
+			t.Fatal("a read ahead did not start in 30 s")
+		}
+		runtime.Gosched()
+		time.Sleep(10 * time.Microsecond)
+	}
+}
+
+// aheadPipe returns a pipe, closed at the end of the test.
+func aheadPipe(t *testing.T) (r, w *os.File) {
+	t.Helper()
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { r.Close(); w.Close() })
+	return r, w
+}
+
+// aheadReader returns a read-ahead Reader of the given buffer size over f.
+func aheadReader(t *testing.T, f *os.File, size int) *Reader {
+	t.Helper()
+	r := NewReaderSize(f, size)
+	if err := r.SetPolicy(ReadaheadSize(size)); err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+// numberedLines is n lines "line 1\n", "line 2\n", ... of varied lengths.
+func numberedLines(n int) []byte {
+	var b bytes.Buffer
+	for i := range n {
+		fmt.Fprintf(&b, "line %d %s\n", i, strings.Repeat("x", i%97))
+	}
+	return b.Bytes()
+}
+
+// offset is the file's offset, without moving it.
+func offset(t *testing.T, f *os.File) int64 {
+	t.Helper()
+	off, err := f.Seek(0, io.SeekCurrent)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return off
+}
+
+func TestReadaheadPolicy(t *testing.T) {
+	for _, s := range []string{"readahead", "ReadAhead"} {
+		p, err := ParsePolicy(s)
+		if err != nil || p != PolicyReadahead {
+			t.Errorf("ParsePolicy(%q) = %v, %v; want readahead", s, p, err)
+		}
+	}
+	if got := PolicyReadahead.String(); got != "readahead" {
+		t.Errorf("PolicyReadahead.String() = %q", got)
+	}
+	// Under STDIOBUF_POLICY=readahead a Reader over a file reads ahead
+	// with PolicyBlksize's size, or a size set with Setvbuf, if that is at
+	// least minAheadSize; a Writer is a blksize Writer.
+	t.Setenv(policyEnv, "readahead")
+	data := numberedLines(20000)
+	f := aheadFile(t, data)
+	blk := NewReaderPolicy(f, PolicyBlksize).Info().Size
+	for _, asked := range []int{0, 64 << 10, 4096} {
+		if _, err := f.Seek(0, io.SeekStart); err != nil {
+			t.Fatal(err)
+		}
+		r := NewReader(f)
+		want := blk
+		if asked > 0 {
+			if err := r.Setvbuf(FullyBuffered, asked); err != nil {
+				t.Fatal(err)
+			}
+			want = asked
+		}
+		got, err := io.ReadAll(struct{ io.Reader }{r}) // Read, not WriteTo
+		if err != nil || !bytes.Equal(got, data) {
+			t.Fatalf("ReadAll: %d bytes, %v; want the file's %d", len(got), err, len(data))
+		}
+		i := r.Info()
+		if i.Policy != PolicyReadahead || i.Size != want {
+			t.Errorf("Info() = %v; want policy readahead, size %d", i, want)
+		}
+		if ahead := want >= minAheadSize; ahead != (i.Overlapped+i.Waited > 0 && i.Reads >= i.Ahead) {
+			t.Errorf("Info() = %v; want reads ahead counted: %v", i, ahead)
+		}
+	}
+	w := NewWriter(io.Discard)
+	if wi := w.Info(); wi.Policy != PolicyReadahead || wi.Ahead != 0 {
+		t.Errorf("Writer Info() = %v", wi)
+	}
+}
+
+// TestReadaheadReadsAhead checks that a read is in flight, or done, while
+// the caller works on the buffer, and that over a regular file it leaves
+// the offset where a plain Reader's would be: after the buffer's bytes.
+// Over a pipe the bytes read ahead are taken from it.
+func TestReadaheadReadsAhead(t *testing.T) {
+	const size = 4096
+	h := aheadHeadroom(size)
+	data := numberedLines(5000)
+	f := aheadFile(t, data)
+	r := aheadReader(t, f, size)
+	if _, err := r.ReadByte(); err != nil {
+		t.Fatal(err)
+	}
+	aheadStarted(t, r)
+	r.collectAhead() // wait for the read ahead: the test's, not a caller's
+	if got, want := offset(t, f), int64(size-h); got != want {
+		t.Errorf("file: offset after one byte = %d, want %d, the first read's", got, want)
+	}
+	if i := r.Info(); i.Ahead < 1 || i.Reads != 2 || r.ra.hi-r.ra.lo != size-h || !bytes.Equal(r.ra.spare[r.ra.lo:r.ra.hi], data[size-h:2*(size-h)]) {
+		t.Errorf("file: Info() = %v, %d bytes read ahead; want 2 reads, the second ahead, its %d bytes", i, r.ra.hi-r.ra.lo, size-h)
+	}
+
+	pr, pw := aheadPipe(t)
+	go func() {
+		pw.Write(data)
+		pw.Close()
+	}()
+	r = aheadReader(t, pr, size)
+	if _, err := r.ReadByte(); err != nil {
+		t.Fatal(err)
+	}
+	aheadStarted(t, r)
+	r.collectAhead()
+	if i := r.Info(); i.Ahead < 1 || i.Reads != 2 || r.ra.hi == r.ra.lo || r.ra.positional {
+		t.Errorf("pipe: Info() = %v, %d bytes read ahead; want 2 reads, the second ahead, its bytes", i, r.ra.hi-r.ra.lo)
+	}
+}
+
+// TestReadaheadOff checks that line-buffered and unbuffered Readers (a
+// terminal, stdbuf -i0 or -iL, Setvbuf) never read ahead: an unbuffered
+// one leaves the offset just after what it returned.
+func TestReadaheadOff(t *testing.T) {
+	data := numberedLines(3000)
+	for _, mode := range []Mode{LineBuffered, Unbuffered} {
+		t.Run(mode.String(), func(t *testing.T) {
+			f := aheadFile(t, data)
+			r := aheadReader(t, f, 4096)
+			if err := r.Setvbuf(mode, 0); err != nil {
+				t.Fatal(err)
+			}
+			var got []byte
+			for range 50 {
+				line, err := r.ReadSlice('\n')
+				if err != nil {
+					t.Fatal(err)
+				}
+				got = append(got, line...)
+				if mode == Unbuffered {
+					if off := offset(t, f); off != int64(len(got)) {
+						t.Fatalf("offset %d after %d bytes returned", off, len(got))
+					}
+				}
+			}
+			if i := r.Info(); r.ra != nil || i.Ahead+i.Overlapped+i.Waited != 0 {
+				t.Errorf("read ahead: %v", r.Info())
+			}
+			rest, err := io.ReadAll(r)
+			if err != nil || !bytes.Equal(append(got, rest...), data) {
+				t.Errorf("read %d bytes, %v; want the file", len(got)+len(rest), err)
+			}
+		})
+	}
+}
+
+// TestReadaheadSync checks that after Sync, with a second buffer read
+// ahead (in flight or done), another reader of the file goes on just after
+// the last byte returned, and the Reader too: none of what was read ahead
+// is lost or shows twice.
+func TestReadaheadSync(t *testing.T) {
+	data := numberedLines(4000)
+	for _, lines := range []int{1, 2, 3, 10, 100, 1000} {
+		t.Run(fmt.Sprint(lines), func(t *testing.T) {
+			f := aheadFile(t, data)
+			r := aheadReader(t, f, 1024)
+			var got []byte
+			for range lines {
+				line, err := r.ReadBytes('\n')
+				if err != nil {
+					t.Fatal(err)
+				}
+				got = append(got, line...)
+			}
+			if !r.ra.busy() {
+				t.Fatal("nothing read ahead: the test proves nothing")
+			}
+			if err := r.Sync(); err != nil {
+				t.Fatal(err)
+			}
+			if off := offset(t, f); off != int64(len(got)) {
+				t.Errorf("offset after Sync = %d, want %d", off, len(got))
+			}
+			rest, err := io.ReadAll(r)
+			if err != nil || !bytes.Equal(append(got, rest...), data) {
+				t.Errorf("read %d bytes, %v; want the file once", len(got)+len(rest), err)
+			}
+		})
+	}
+}
+
+// TestReadaheadSyncPipe checks that Sync on a pipe keeps everything read
+// ahead and does not wait for a read in flight (glibc's fflush leaves a
+// pipe alone): the writer has not closed yet when Sync returns.
+func TestReadaheadSyncPipe(t *testing.T) {
+	pr, pw := aheadPipe(t)
+	r := aheadReader(t, pr, 64)
+	if _, err := pw.WriteString("one\ntwo\n"); err != nil {
+		t.Fatal(err)
+	}
+	if line, err := r.ReadString('\n'); line != "one\n" || err != nil {
+		t.Fatalf("ReadString = %q, %v", line, err)
+	}
+	if err := r.Sync(); err != nil { // a read is in flight on the empty pipe
+		t.Fatal(err)
+	}
+	pw.WriteString("three\n")
+	pw.Close()
+	rest, err := io.ReadAll(r)
+	if string(rest) != "two\nthree\n" || err != nil {
+		t.Errorf("after Sync: %q, %v", rest, err)
+	}
+}
+
+// TestReadaheadChanges switches the mode, size and policy at points of a
+// read and checks that no byte is lost, doubled or reordered.
+func TestReadaheadChanges(t *testing.T) {
+	data := numberedLines(6000)
+	changes := []struct {
+		name string
+		do   func(*Reader) error
+	}{
+		{"Setvbuf(none)", func(r *Reader) error { return r.Setvbuf(Unbuffered, 0) }},
+		{"Setvbuf(line)", func(r *Reader) error { return r.Setvbuf(LineBuffered, 0) }},
+		{"Setvbuf(full, 100)", func(r *Reader) error { return r.Setvbuf(FullyBuffered, 100) }},
+		{"Setvbuf(full, 16)", func(r *Reader) error { return r.Setvbuf(FullyBuffered, 16) }},
+		{"Setvbuf(full, 9000)", func(r *Reader) error { return r.Setvbuf(FullyBuffered, 9000) }},
+		{"SetPolicy(blksize)", func(r *Reader) error { return r.SetPolicy(PolicyBlksize) }},
+		{"SetPolicy(bufsiz)", func(r *Reader) error { return r.SetPolicy(PolicyBufsiz) }},
+		{"SetPolicy(readahead)", func(r *Reader) error { return r.SetPolicy(PolicyReadahead) }},
+		{"SetPolicy(readahead:700)", func(r *Reader) error { return r.SetPolicy(ReadaheadSize(700)) }},
+		{"SetPolicy(100)", func(r *Reader) error { return r.SetPolicy(100) }},
+		{"Sync", func(r *Reader) error { return r.Sync() }},
+	}
+	rng := rand.New(rand.NewPCG(1, 2))
+	for _, c1 := range changes {
+		for _, c2 := range changes {
+			f := aheadFile(t, data)
+			r := aheadReader(t, f, 1000)
+			var got []byte
+			at1, at2 := rng.IntN(300), 300+rng.IntN(300)
+			for i := 0; ; i++ {
+				switch i {
+				case at1:
+					if err := c1.do(r); err != nil {
+						t.Fatal(err)
+					}
+				case at2:
+					if err := c2.do(r); err != nil {
+						t.Fatal(err)
+					}
+				}
+				var line []byte
+				var err error
+				if i%3 == 0 {
+					p := make([]byte, 1+i%50)
+					var n int
+					n, err = r.Read(p)
+					line = p[:n]
+				} else {
+					line, err = r.ReadSlice('\n')
+					if err == ErrBufferFull {
+						err = nil
+					}
+				}
+				got = append(got, line...)
+				if err == io.EOF {
+					break
+				}
+				if err != nil {
+					t.Fatal(err)
+				}
+			}
+			if !bytes.Equal(got, data) {
+				t.Errorf("%s at %d, %s at %d: read %d bytes, want the file's %d in order", c1.name, at1, c2.name, at2, len(got), len(data))
+			}
+		}
+	}
+}
+
+// TestReadaheadReset checks that Reset over the same file waits for the
+// read in flight, so that the Reset Reader starts where the file's offset
+// is and no read of the old one takes its bytes; and that Reset to
+// another file reads that file.
+func TestReadaheadReset(t *testing.T) {
+	data := numberedLines(5000)
+	f := aheadFile(t, data)
+	r := aheadReader(t, f, 512)
+	for range 20 {
+		if _, err := r.ReadString('\n'); err != nil {
+			t.Fatal(err)
+		}
+	}
+	r.Reset(f)
+	off := offset(t, f)
+	rest, err := io.ReadAll(r)
+	if err != nil || !bytes.Equal(rest, data[off:]) {
+		t.Errorf("after Reset(same file) at offset %d: %d bytes, %v; want the file's rest, %d", off, len(rest), err, len(data)-int(off))
+	}
+
+	other := numberedLines(300)
+	g := aheadFile(t, other)
+	f2 := aheadFile(t, data)
+	r = aheadReader(t, f2, 512)
+	r.ReadString('\n')
+	r.Reset(g)
+	got, err := io.ReadAll(r)
+	if err != nil || !bytes.Equal(got, other) {
+		t.Errorf("after Reset(other file): %d bytes, %v; want the other file's %d", len(got), err, len(other))
+	}
+}
+
+// TestReadaheadWriteTo checks the copies, which hand what was read ahead
+// on before they use the descriptor (copy_file_range, sendfile), and
+// CopyBytes and CopyRecords, which must not skip it.
+func TestReadaheadWriteTo(t *testing.T) {
+	data := numberedLines(8000)
+	for _, copier := range []string{"io.Copy", "WriteTo(Writer)", "CopyBytes", "CopyRecords"} {
+		t.Run(copier, func(t *testing.T) {
+			f := aheadFile(t, data)
+			r := aheadReader(t, f, 4096)
+			head, err := r.ReadBytes('\n')
+			if err != nil {
+				t.Fatal(err)
+			}
+			out, err := os.Create(filepath.Join(t.TempDir(), "out"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer out.Close()
+			switch copier {
+			case "io.Copy":
+				_, err = io.Copy(out, r)
+			case "WriteTo(Writer)":
+				w := NewWriter(out)
+				if _, err = r.WriteTo(w); err == nil {
+					err = w.Flush()
+				}
+			case "CopyBytes":
+				_, err = r.CopyBytes(out, 1<<40)
+			case "CopyRecords":
+				_, _, err = r.CopyRecords(out, '\n', 1<<40)
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := os.ReadFile(out.Name())
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !bytes.Equal(append(head, got...), data) {
+				t.Errorf("copied %d bytes after the first line, want %d", len(got), len(data)-len(head))
+			}
+		})
+	}
+}
+
+// TestReadaheadErrorsInOrder checks that an error comes after the bytes
+// read before it: a pipe's end after everything written, and a read of a
+// directory at once.
+func TestReadaheadErrorsInOrder(t *testing.T) {
+	data := numberedLines(3000)
+	pr, pw := aheadPipe(t)
+	go func() {
+		for rest := data; len(rest) > 0; rest = rest[min(len(rest), 777):] {
+			pw.Write(rest[:min(len(rest), 777)])
+		}
+		pw.Close()
+	}()
+	r := aheadReader(t, pr, 300)
+	var got []byte
+	var lastErr error
+	for {
+		line, err := r.ReadSlice('\n')
+		got = append(got, line...)
+		if err != nil && err != ErrBufferFull {
+			lastErr = err
+			break
+		}
+	}
+	if lastErr != io.EOF || !bytes.Equal(got, data) {
+		t.Errorf("pipe: %d bytes then %v; want %d then EOF", len(got), lastErr, len(data))
+	}
+	if i := r.Info(); i.Overlapped+i.Waited == 0 {
+		t.Error("pipe: read-ahead not engaged")
+	}
+
+	dir, err := os.Open(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer dir.Close()
+	r = aheadReader(t, dir, 300)
+	if _, err := r.ReadByte(); err == nil || err == io.EOF {
+		t.Errorf("directory: ReadByte error %v, want EISDIR", err)
+	}
+}
+
+// TestReadaheadOwnerClose checks that a file its owner closes is never read
+// after Close returns: while a read ahead may be in flight, the owner
+// closes the file and at once opens another, which often takes the same
+// descriptor number. The Reader must return only bytes of the first file,
+// then os.ErrClosed, never a byte of the second.
+func TestReadaheadOwnerClose(t *testing.T) {
+	dir := t.TempDir()
+	a, b := filepath.Join(dir, "a"), filepath.Join(dir, "b")
+	if err := os.WriteFile(a, bytes.Repeat([]byte("A\n"), 1<<16), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(b, bytes.Repeat([]byte("B\n"), 1<<16), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	reused := 0
+	const runs = 200
+	for i := range runs {
+		f, err := os.Open(a)
+		if err != nil {
+			t.Fatal(err)
+		}
+		fd := f.Fd()
+		r := aheadReader(t, f, 512+i*37)
+		var other *os.File
+		closeAfter := i * 100
+		closed := make(chan struct{})
+		concurrent := i%2 == 1 // close from another goroutine, mid-call
+		if concurrent {
+			go func() {
+				defer close(closed)
+				for range i % 7 * 100 {
+					runtime.Gosched()
+				}
+				f.Close()
+				other, _ = os.Open(b)
+			}()
+		}
+		var got []byte
+		var lastErr error
+		for n := 0; ; n++ {
+			if !concurrent && n == closeAfter {
+				aheadStarted(t, r) // a read under way, or done, as Close comes
+				f.Close()
+				other, _ = os.Open(b)
+			}
+			line, err := r.ReadSlice('\n')
+			got = append(got, line...)
+			if err != nil {
+				lastErr = err
+				break
+			}
+		}
+		if concurrent {
+			<-closed
+		}
+		if other != nil {
+			if other.Fd() == fd {
+				reused++
+			}
+			other.Close()
+		}
+		if bytes.ContainsRune(got, 'B') {
+			t.Fatalf("run %d: read bytes of the file opened after Close", i)
+		}
+		if !errors.Is(lastErr, os.ErrClosed) && lastErr != io.EOF {
+			t.Fatalf("run %d: error %v, want os.ErrClosed (or the end, if Close came after it)", i, lastErr)
+		}
+	}
+	if reused == 0 {
+		t.Errorf("no run reused the descriptor number: the test proves nothing")
+	}
+	t.Logf("%d of %d runs reused the descriptor number", reused, runs)
+}
+
+// aheadGoroutines returns how many read-ahead goroutines there are, and
+// the stacks of all goroutines.
+func aheadGoroutines() (int, string) {
+	buf := make([]byte, 1<<20)
+	stacks := string(buf[:runtime.Stack(buf, true)])
+	return strings.Count(stacks, ".startAhead.func"), stacks
+}
+
+// TestReadaheadNoLeak drops Readers mid-file, with a read in flight, over
+// files and over pipes that are then closed, and checks that every
+// goroutine they started ends.
+func TestReadaheadNoLeak(t *testing.T) {
+	data := numberedLines(20000)
+	name := filepath.Join(t.TempDir(), "in")
+	if err := os.WriteFile(name, data, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for i := range 50 {
+		f, err := os.Open(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := aheadReader(t, f, 4096)
+		for range i {
+			r.ReadSlice('\n')
+		}
+		f.Close()
+	}
+	var writers []*os.File
+	for range 50 {
+		pr, pw, err := os.Pipe()
+		if err != nil {
+			t.Fatal(err)
+		}
+		pw.WriteString("a line\n")
+		r := aheadReader(t, pr, 4096)
+		r.ReadSlice('\n') // leaves a read in flight on the empty pipe
+		writers = append(writers, pw)
+		defer pr.Close()
+	}
+	if n, _ := aheadGoroutines(); n < 50 {
+		t.Errorf("%d read-ahead goroutines with 50 reads in flight on pipes", n)
+	}
+	for _, pw := range writers {
+		pw.Close() // the reads in flight see the end
+	}
+	// Goroutines end asynchronously: wait for them, as goleak does,
+	// failing only if some are still there after a long while.
+	deadline := time.Now().Add(30 * time.Second)
+	n, stacks := aheadGoroutines()
+	for ; n > 0 && time.Now().Before(deadline); n, stacks = aheadGoroutines() {
+		time.Sleep(time.Millisecond)
+	}
+	if n > 0 {
+		t.Errorf("%d read-ahead goroutines left:\n%s", n, stacks)
+	}
+}
+
+// TestReadaheadBufioLines compares a read-ahead Reader with bufio over a
+// large file line by line, the way a program scans a file.
+func TestReadaheadBufioLines(t *testing.T) {
+	data := numberedLines(50000)
+	want := bufio.NewScanner(bytes.NewReader(data))
+	r := aheadReader(t, aheadFile(t, data), 4096)
+	got := NewScanner(r)
+	var wl, gl []string
+	for want.Scan() {
+		wl = append(wl, want.Text())
+	}
+	for got.Scan() {
+		gl = append(gl, got.Text())
+	}
+	if diff := cmp.Diff(wl, gl); diff != "" || got.Err() != nil {
+		t.Errorf("lines differ (-bufio +readahead), err %v:\n%s", got.Err(), diff)
+	}
+}
+
+var aheadBenchFile = flag.String("readahead.file", "", "file of lines for BenchmarkReadaheadScannerLines (default: 32 MB of lines made in a temporary folder); bench/readahead.sh passes the seed input")
+
+// BenchmarkReadaheadScannerLines scans the lines of a real file with a
+// Scanner straight over it (file), over a Reader without read-ahead
+// (reader) and over one with it (readahead), at PolicyBlksize's sizes.
+func BenchmarkReadaheadScannerLines(b *testing.B) {
+	name := *aheadBenchFile
+	if name == "" {
+		name = filepath.Join(b.TempDir(), "lines")
+		var data []byte
+		for len(data) < 32<<20 {
+			data = append(data, numberedLines(10000)...)
+		}
+		if err := os.WriteFile(name, data, 0o600); err != nil {
+			b.Fatal(err)
+		}
+	}
+	st, err := os.Stat(name)
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, c := range []struct {
+		name string
+		wrap func(*os.File) io.Reader
+	}{
+		{"file", func(f *os.File) io.Reader { return f }},
+		{"reader", func(f *os.File) io.Reader { return NewReaderPolicy(f, PolicyBlksize) }},
+		{"readahead", func(f *os.File) io.Reader { return NewReaderPolicy(f, PolicyReadahead) }},
+	} {
+		b.Run(c.name, func(b *testing.B) {
+			b.SetBytes(st.Size())
+			for b.Loop() {
+				f, err := os.Open(name)
+				if err != nil {
+					b.Fatal(err)
+				}
+				s := NewScanner(c.wrap(f))
+				for s.Scan() {
+				}
+				f.Close()
+				if s.Err() != nil {
+					b.Fatal(s.Err())
+				}
+			}
+		})
+	}
+}
+
+// TestReadaheadTransientError checks a transient error on a real
+// descriptor: a read deadline on a pipe. The bytes written before it come
+// first, all of them, then os.ErrDeadlineExceeded; then, the deadline
+// lifted, the bytes written after it and the end, as bufio gives them.
+func TestReadaheadTransientError(t *testing.T) {
+	pr, pw := aheadPipe(t)
+	first, second := numberedLines(100), numberedLines(300)
+	if _, err := pw.Write(first); err != nil { // fits in the pipe
+		t.Fatal(err)
+	}
+	r := aheadReader(t, pr, 256)
+	if err := pr.SetReadDeadline(time.Now().Add(50 * time.Millisecond)); err != nil {
+		t.Skipf("no deadlines on pipes here: %v", err)
+	}
+	var got []byte
+	var stop error
+	for stop == nil {
+		line, err := r.ReadSlice('\n')
+		got = append(got, line...)
+		if err != nil && err != ErrBufferFull {
+			stop = err
+		}
+	}
+	// A deadline on a pipe that gets no more bytes always passes; the
+	// bytes already written come before it (on a machine so loaded that
+	// it passes before they are all read, fewer of them, never others).
+	if !errors.Is(stop, os.ErrDeadlineExceeded) || !bytes.HasPrefix(first, got) {
+		t.Fatalf("got %d bytes then %v; want a prefix of the %d written, then os.ErrDeadlineExceeded", len(got), stop, len(first))
+	}
+	if err := pr.SetReadDeadline(time.Time{}); err != nil {
+		t.Fatal(err)
+	}
+	go func() {
+		pw.Write(second)
+		pw.Close()
+	}()
+	rest, err := io.ReadAll(r)
+	if err != nil || !bytes.Equal(append(got, rest...), append(first, second...)) {
+		t.Errorf("after the deadline: %d bytes, %v; want the rest of both writes", len(rest), err)
+	}
+}
+
+func TestReadaheadSize(t *testing.T) {
+	tests := []struct {
+		in    string
+		want  Policy
+		size  int
+		valid bool
+	}{
+		{"readahead:64K", ReadaheadSize(64 << 10), 64 << 10, true},
+		{"ReadAhead:1", ReadaheadSize(1), 1, true},
+		{"readahead:1G", ReadaheadSize(1 << 30), 1 << 30, true},
+		{"readahead:0", 0, 0, false},
+		{"readahead:2G", 0, 0, false},
+		{"readahead:", 0, 0, false},
+		{"readahead:blksize", 0, 0, false},
+		{"blksize:64K", 0, 0, false},
+	}
+	for _, tt := range tests {
+		p, err := ParsePolicy(tt.in)
+		if tt.valid != (err == nil) || p != tt.want {
+			t.Errorf("ParsePolicy(%q) = %v, %v; want %v, valid %v", tt.in, p, err, tt.want, tt.valid)
+			continue
+		}
+		if !tt.valid {
+			if !errors.Is(err, ErrInvalidPolicy) || !strings.Contains(err.Error(), tt.in) {
+				t.Errorf("ParsePolicy(%q) error %v: want ErrInvalidPolicy naming the text", tt.in, err)
+			}
+			continue
+		}
+		if n, ok := p.aheadSize(); n != tt.size || !ok || !p.valid() || !p.readsAhead() {
+			t.Errorf("%q: size %d, %v, valid %v", tt.in, n, ok, p.valid())
+		}
+		if back, err := ParsePolicy(p.String()); back != p || err != nil {
+			t.Errorf("ParsePolicy(%q.String() = %q) = %v, %v", tt.in, p.String(), back, err)
+		}
+	}
+	for _, size := range []int{0, -1, 1<<30 + 1} {
+		if p := ReadaheadSize(size); p.valid() {
+			t.Errorf("ReadaheadSize(%d) = %v is valid", size, p)
+		}
+	}
+	// Under it a Reader over a file has buffers of that size, and reads
+	// ahead whatever it is; named policies and sizes do not read ahead.
+	data := numberedLines(3000)
+	for _, p := range []Policy{ReadaheadSize(100), ReadaheadSize(64 << 10), PolicyBlksize, 100} {
+		r := NewReaderPolicy(aheadFile(t, data), p)
+		got, err := io.ReadAll(struct{ io.Reader }{r})
+		if err != nil || !bytes.Equal(got, data) {
+			t.Fatalf("%v: ReadAll %d bytes, %v", p, len(got), err)
+		}
+		i := r.Info()
+		n, sized := p.aheadSize()
+		if engaged := i.Overlapped+i.Waited > 0; sized && (i.Size != n || !engaged) || !sized && (engaged || i.Ahead != 0) {
+			t.Errorf("%v: Info() = %v", p, i)
+		}
+	}
+}
+
+// TestReadaheadSeek checks that the owner may seek a regular file under a
+// read-ahead Reader as under bufio, in either order with Reset, or without
+// it (the buffered bytes first, then the new offset's): reads ahead
+// leave the offset alone, and what was read ahead of a moved offset is
+// dropped.
+func TestReadaheadSeek(t *testing.T) {
+	data := numberedLines(5000)
+	f := aheadFile(t, data)
+	r := aheadReader(t, f, 1024)
+	for i := range 150 {
+		if _, err := r.ReadString('\n'); err != nil {
+			t.Fatal(err)
+		}
+		off := int64(i * 997 % len(data))
+		if i%3 == 0 {
+			r.Reset(f)
+		}
+		if _, err := f.Seek(off, io.SeekStart); err != nil {
+			t.Fatal(err)
+		}
+		switch i % 3 {
+		case 1:
+			r.Reset(f)
+		case 2:
+			// No Reset: bufio returns what it holds, then reads at off.
+			held := make([]byte, r.Buffered())
+			if _, err := io.ReadFull(r, held); err != nil {
+				t.Fatal(err)
+			}
+		}
+		line, err := r.ReadString('\n')
+		if want, _, _ := strings.Cut(string(data[off:]), "\n"); err != nil || line != want+"\n" {
+			t.Fatalf("case %d, after Seek(%d): %q, %v; want %q", i%3, off, line, err, want+"\n")
+		}
+	}
+}
+
+// TestReadaheadClaim checks the claim on a read ahead: when the Reader
+// needs it before its goroutine has started (here GOMAXPROCS=1, and no
+// yield between the start and the need), the Reader makes the read itself
+// and the goroutine, when it runs, neither reads nor sends, and ends.
+func TestReadaheadClaim(t *testing.T) {
+	data := numberedLines(300)
+	pr, pw := aheadPipe(t)
+	if _, err := pw.Write(data); err != nil { // fits in the pipe
+		t.Fatal(err)
+	}
+	pw.Close()
+	r := aheadReader(t, pr, 4096)
+	if _, err := r.Peek(0); err != nil { // allocate, read nothing
+		t.Fatal(err)
+	}
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
+	r.startAhead()
+	r.collectAhead()
+	runtime.GOMAXPROCS(2)
+	if i := r.Info(); i.Reads != 1 || i.Ahead != 0 || i.Waited != 1 || r.ra.hi == r.ra.lo {
+		t.Errorf("Info() = %v, %d bytes; want 1 read, made by the Reader", i, r.ra.hi-r.ra.lo)
+	}
+	deadline := time.Now().Add(30 * time.Second)
+	for n, _ := aheadGoroutines(); n > 0 && time.Now().Before(deadline); n, _ = aheadGoroutines() {
+		time.Sleep(time.Millisecond)
+	}
+	if n, stacks := aheadGoroutines(); n > 0 || len(r.ra.done) != 0 {
+		t.Errorf("%d goroutines left, %d results sent; want none:\n%s", n, len(r.ra.done), stacks)
+	}
+	// Had the goroutine read too, its bytes would be missing here.
+	got, err := io.ReadAll(r)
+	if err != nil || !bytes.Equal(got, data) {
+		t.Errorf("ReadAll: %d bytes, %v; want all %d written", len(got), err, len(data))
+	}
+}
