@@ -140,6 +140,8 @@ func (s *stdioStream) beforeErrWrite(f *File) {
 	}
 }
 
+// Write is the toolchain's Write (stdioRawWrite), except that on the
+// original standard output it writes into the buffer.
 func (f *File) Write(b []byte) (n int, err error) {
 	if stdioOut.buffering(f) {
 		return stdioOut.write(b)
@@ -148,11 +150,14 @@ func (f *File) Write(b []byte) (n int, err error) {
 	return f.stdioRawWrite(b)
 }
 
+// WriteAt flushes the original standard output first.
 func (f *File) WriteAt(b []byte, off int64) (n int, err error) {
 	stdioOut.flush(f)
 	return f.stdioRawWriteAt(b, off)
 }
 
+// ReadFrom (io.Copy into a file) flushes the original standard output
+// first, then copies as the toolchain does, in the kernel where it can.
 func (f *File) ReadFrom(r io.Reader) (n int64, err error) {
 	if err := stdioOut.flush(f); err != nil {
 		return 0, err
@@ -160,11 +165,16 @@ func (f *File) ReadFrom(r io.Reader) (n int64, err error) {
 	return f.stdioRawReadFrom(r)
 }
 
+// Read flushes the original standard output before a read of the
+// original standard input that may wait (stdioStream.beforeRead).
 func (f *File) Read(b []byte) (n int, err error) {
 	stdioOut.beforeRead(f)
 	return f.stdioRawRead(b)
 }
 
+// Fd, SyscallConn, Sync, Seek, Stat, Truncate, Chmod and Chown flush the
+// original standard output first: whatever sees the descriptor sees every
+// byte written before.
 func (f *File) Fd() uintptr {
 	stdioOut.flush(f)
 	return f.stdioRawFd()
