@@ -366,7 +366,16 @@ func Flush() error {
 //
 // and exits with status 1 instead. PROG is os.Args[0] as given, as GNU
 // tools print their name.
+//
+// Like glibc's exit, it also hands unread standard input back (Reader.Sync):
+// on a seekable input the next reader of the same open file starts just
+// after the last byte this program read. It skips that if another
+// goroutine holds Stdin, which may be blocked in a read.
 func Exit(code int) {
+	if Stdin.mu.TryLock() {
+		Stdin.r.Sync()
+		Stdin.mu.Unlock()
+	}
 	if err := Stdout.Flush(); err != nil {
 		Stderr.Flush()
 		os.Stderr.WriteString(os.Args[0] + ": write error: " + errnoText(err) + "\n")

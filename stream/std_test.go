@@ -5,6 +5,7 @@ package stream_test
 import (
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -281,6 +282,43 @@ func TestStdinSync(t *testing.T) {
 			}
 			if offset != tc.wantOffset || string(rest) != content[tc.wantOffset:] {
 				t.Errorf("after the child: offset %d and the rest %q, want %d and %q", offset, rest, tc.wantOffset, content[tc.wantOffset:])
+			}
+		})
+	}
+}
+
+// TestStdExitGivesBackInput: as glibc's exit does, Exit hands unread input
+// back on a seekable standard input, so the next reader of the same open
+// file starts after the last line read; os.Exit leaves the offset where
+// the buffer's read left it.
+func TestStdExitGivesBackInput(t *testing.T) {
+	t.Parallel()
+	const input = "one\ntwo\nthree\n"
+	tests := []struct {
+		exit string
+		want int64
+	}{
+		{"exit=0", int64(len("one\n"))},
+		{"osexit=0", int64(len(input))},
+	}
+	for _, tc := range tests {
+		t.Run(tc.exit, func(t *testing.T) {
+			name := filepath.Join(t.TempDir(), "in")
+			if err := os.WriteFile(name, []byte(input), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			f, err := os.Open(name)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer f.Close()
+			helperRun{ops: []string{"readline", tc.exit}, stdin: f}.run(t)
+			off, err := f.Seek(0, io.SeekCurrent)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if off != tc.want {
+				t.Errorf("after the child's %s the shared offset is %d, want %d", tc.exit, off, tc.want)
 			}
 		})
 	}
