@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# zerocopy.sh measures the zero-copy path of `getdelim -c N` (issue 5)
+# zerocopy.sh measures the zero-copy path of `getdelim -c N`
 # against GNU head -c, GNU cat and read/write copies:
 #
 #   file to file:  wall time of `getdelim -c N F > out`, `head -c N F > out`

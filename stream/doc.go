@@ -66,7 +66,7 @@
 // program calls fflush on its input. Reader.Sync is that fflush: on a
 // seekable input it gives the unread bytes back, so a tool that leaves
 // input to others needs one line, `defer r.Sync()`, or a call to Sync
-// before it exits (Stdin.Sync() before Exit).
+// before it exits; Exit does it for Stdin, as glibc's exit does.
 //
 // # Concurrency
 //
