@@ -77,6 +77,26 @@ func parseArgs(verb string, args []string) (goArgs, error) {
 	return g, nil
 }
 
+// libraryBuildMode returns the build mode named in args if it makes a
+// library for a C program (c-shared, c-archive), else "".
+func libraryBuildMode(args []string) string {
+	mode := ""
+	for i, a := range args {
+		name, value, ok := strings.Cut(strings.TrimLeft(a, "-"), "=")
+		if name != "buildmode" || !strings.HasPrefix(a, "-") {
+			continue
+		}
+		if !ok && i+1 < len(args) {
+			value = args[i+1]
+		}
+		mode = value
+	}
+	if mode == "c-shared" || mode == "c-archive" {
+		return mode
+	}
+	return ""
+}
+
 // goflagsOverlay returns the -overlay file named in GOFLAGS, if any.
 func goflagsOverlay() string {
 	var file string
@@ -95,6 +115,9 @@ func runGo(verb string, args []string, opts overlay.Options) error {
 	ga, err := parseArgs(verb, args)
 	if err != nil {
 		return &exitError{msg: err.Error(), code: 2}
+	}
+	if mode := libraryBuildMode(append(strings.Fields(os.Getenv("GOFLAGS")), ga.args...)); opts.Stdout && mode != "" {
+		return &exitError{msg: "-stdout cannot be used with -buildmode=" + mode + ": a Go library runs no exit hooks when its C host exits, so what it buffered would be lost", code: 2}
 	}
 	g, err := findGo(ga.dir)
 	if err != nil {

@@ -318,3 +318,25 @@ func TestConcurrentOverlay(t *testing.T) {
 		t.Errorf("cache holds -want +got:\n%s", diff)
 	}
 }
+
+// TestLibraryBuildMode: -stdout is refused for a library a C program
+// loads, whose exit runs no Go exit hook; the mode may come as one
+// argument or two, the last one standing.
+func TestLibraryBuildMode(t *testing.T) {
+	tests := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"-o", "x", "./..."}, ""},
+		{[]string{"-buildmode=c-shared", "."}, "c-shared"},
+		{[]string{"-buildmode", "c-archive", "."}, "c-archive"},
+		{[]string{"--buildmode=c-shared"}, "c-shared"},
+		{[]string{"-buildmode=c-shared", "-buildmode=exe"}, ""},
+		{[]string{"-buildmode=pie"}, ""},
+	}
+	for _, tc := range tests {
+		if got := libraryBuildMode(tc.args); got != tc.want {
+			t.Errorf("libraryBuildMode(%q) = %q, want %q", tc.args, got, tc.want)
+		}
+	}
+}

@@ -232,6 +232,7 @@ func TestSameOutput(t *testing.T) {
 		{"close", []string{"close"}, false},
 		{"Stat and Seek", []string{"stat"}, false},
 		{"log.Logger", []string{"log"}, false},
+		{"io.Copy into stderr 2>&1", []string{"copyerr", data}, true},
 	}
 	for _, c := range cases {
 		for _, s := range []sink{toFile, toPipe, toDevNull, toPty} {
@@ -379,6 +380,59 @@ func TestCoprocess(t *testing.T) {
 	in.Close()
 	if err := cmd.Wait(); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestRawPrompt: on a terminal, a prompt shows before a raw read of
+// standard input's descriptor (Fd, as term.ReadPassword reads).
+func TestRawPrompt(t *testing.T) {
+	_, buffered := programs(t)
+	master, slave := ptytest.Open(t, 30*time.Second)
+	cmd := exec.Command(buffered, "rawprompt")
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = slave, slave, slave
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+	ptytest.Expect(t, master, "Password: ")
+	if _, err := master.Write([]byte("secret\n")); err != nil {
+		t.Fatal(err)
+	}
+	ptytest.Expect(t, master, "read \"secret\\n\"\n")
+}
+
+// TestExitWhileWriterStuck: os.Exit returns to the system even while
+// another goroutine is blocked writing to a pipe nobody reads, as in the
+// plain build; what is buffered then is lost.
+func TestExitWhileWriterStuck(t *testing.T) {
+	plain, buffered := programs(t)
+	for _, bin := range []string{plain, buffered} {
+		r, w, err := os.Pipe()
+		if err != nil {
+			t.Fatal(err)
+		}
+		cmd := exec.Command(bin, "exithang")
+		cmd.Stdout = w
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		w.Close()
+		done := make(chan error, 1)
+		go func() { done <- cmd.Wait() }()
+		select {
+		case err := <-done:
+			var ee *exec.ExitError
+			if !errors.As(err, &ee) || ee.ExitCode() != 3 {
+				t.Errorf("%s: %v, want exit status 3", filepath.Base(bin), err)
+			}
+		case <-time.After(60 * time.Second):
+			// A guard against a hang, not a timing: exit takes about
+			// a second at most.
+			cmd.Process.Kill()
+			<-done
+			t.Errorf("%s: os.Exit did not return to the system while a writer was stuck", filepath.Base(bin))
+		}
+		r.Close()
 	}
 }
 

@@ -20,6 +20,7 @@ import (
 	"io"
 	"sync"
 	"syscall"
+	"time"
 )
 
 // stdioStream is the process's original standard output, buffered.
@@ -96,7 +97,31 @@ func (s *stdioStream) flush(f *File) error {
 	return s.w.Flush()
 }
 
-func (s *stdioStream) exitFlush() { s.flush(nil) }
+// exitFlush flushes at exit. A goroutine may hold the lock for good,
+// blocked in a write(2) that nobody will take (a full pipe, a terminal
+// stopped with ^S): then exit must not wait for it, as a plain Go program
+// does not, so exitFlush tries the lock for a while and gives up, losing
+// what is buffered, as glibc's exit skips a stream it cannot lock.
+func (s *stdioStream) exitFlush() {
+	if s.w == nil || !s.tryLock() {
+		return
+	}
+	defer s.mu.Unlock()
+	if !s.closed {
+		s.w.Flush()
+	}
+}
+
+// tryLock takes s.mu if it can within about a second.
+func (s *stdioStream) tryLock() bool {
+	for i := 0; i < 1000; i++ {
+		if s.mu.TryLock() {
+			return true
+		}
+		time.Sleep(time.Millisecond)
+	}
+	return false
+}
 
 // beforeRead flushes standard output before the program reads its
 // original standard input, where the read may wait for whoever reads that
@@ -153,6 +178,7 @@ func (f *File) Write(b []byte) (n int, err error) {
 // WriteAt flushes the original standard output first.
 func (f *File) WriteAt(b []byte, off int64) (n int, err error) {
 	stdioOut.flush(f)
+	stdioOut.beforeErrWrite(f)
 	return f.stdioRawWriteAt(b, off)
 }
 
@@ -162,6 +188,7 @@ func (f *File) ReadFrom(r io.Reader) (n int64, err error) {
 	if err := stdioOut.flush(f); err != nil {
 		return 0, err
 	}
+	stdioOut.beforeErrWrite(f)
 	return f.stdioRawReadFrom(r)
 }
 
@@ -175,14 +202,26 @@ func (f *File) Read(b []byte) (n int, err error) {
 // Fd, SyscallConn, Sync, Seek, Stat, Truncate, Chmod and Chown flush the
 // original standard output first: whatever sees the descriptor sees every
 // byte written before.
+//
+// On the original standard input and standard error they act as a read or
+// a write would: whoever takes the descriptor may read it raw (a password
+// prompt: fmt.Print, then term.ReadPassword(int(os.Stdin.Fd()))) or write
+// to it in the kernel.
 func (f *File) Fd() uintptr {
-	stdioOut.flush(f)
+	stdioOut.seeing(f)
 	return f.stdioRawFd()
 }
 
 func (f *File) SyscallConn() (syscall.RawConn, error) {
-	stdioOut.flush(f)
+	stdioOut.seeing(f)
 	return f.stdioRawSyscallConn()
+}
+
+// seeing flushes what must be out before f's descriptor is handed out.
+func (s *stdioStream) seeing(f *File) {
+	s.flush(f)
+	s.beforeRead(f)
+	s.beforeErrWrite(f)
 }
 
 func (f *File) Sync() error {
@@ -225,13 +264,16 @@ func (f *File) Close() error {
 		return f.stdioRawClose()
 	}
 	s := stdioOut
-	s.mu.Lock()
 	var ferr error
-	if !s.closed {
-		ferr = s.w.Flush()
-		s.closed = true
+	// As at exit, a writer stuck in write(2) must not make Close wait
+	// for good; then what it holds is lost.
+	if s.tryLock() {
+		if !s.closed {
+			ferr = s.w.Flush()
+			s.closed = true
+		}
+		s.mu.Unlock()
 	}
-	s.mu.Unlock()
 	if err := f.stdioRawClose(); err != nil {
 		return err
 	}

@@ -13,6 +13,7 @@ import (
 	"strings"
 	"sync"
 	"syscall"
+	"time"
 )
 
 func lines(prefix string, n int) {
@@ -136,6 +137,34 @@ func main() {
 		for i := range 20 {
 			l.Println("line", i)
 		}
+	case "exithang":
+		// os.Exit while another goroutine is stuck writing to a pipe
+		// that nobody reads must still exit.
+		go func() {
+			for i := 0; ; i++ {
+				fmt.Println("filling", i)
+			}
+		}()
+		time.Sleep(300 * time.Millisecond)
+		os.Exit(3)
+	case "rawprompt":
+		// A prompt, then a raw read of the descriptor (as
+		// term.ReadPassword does): the prompt shows first.
+		fmt.Print("Password: ")
+		buf := make([]byte, 100)
+		n, _ := syscall.Read(int(os.Stdin.Fd()), buf)
+		fmt.Printf("read %q\n", buf[:n])
+	case "copyerr":
+		// A kernel copy into standard error between two lines of
+		// standard output, both into one file with 2>&1.
+		fmt.Println("out1")
+		f, err := os.Open(os.Args[2])
+		if err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+		io.Copy(os.Stderr, f)
+		fmt.Println("out2")
 	case "panic":
 		lines("panic", 10)
 		panic("boom")
