@@ -255,8 +255,9 @@ func TestStdinSync(t *testing.T) {
 		wantOffset int64
 	}{
 		{"Sync hands the read-ahead back", nil, append(twoLines, "sync"), 8},
-		{"without Sync the read-ahead is gone", nil, twoLines, int64(len(content))},
-		{"16-byte buffer without Sync", []string{"STDIOBUF_POLICY=16"}, twoLines, 16},
+		{"without Sync (os.Exit) the read-ahead is gone", nil, append(twoLines, "osexit=0"), int64(len(content))},
+		{"16-byte buffer without Sync (os.Exit)", []string{"STDIOBUF_POLICY=16"}, append(twoLines, "osexit=0"), 16},
+		{"Exit syncs as glibc's exit does", []string{"STDIOBUF_POLICY=16"}, twoLines, 8},
 		{"16-byte buffer with Sync", []string{"STDIOBUF_POLICY=16"}, append(twoLines, "sync"), 8},
 		{"unbuffered stdin never reads ahead", []string{"_STDBUF_I=0"}, twoLines, 8},
 		{"Sync on an unbuffered stdin", []string{"_STDBUF_I=0"}, append(twoLines, "sync"), 8},
