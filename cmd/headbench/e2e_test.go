@@ -13,6 +13,8 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+
+	"github.com/stdiobuf/stdiobuf/internal/xfsmount"
 )
 
 // needGetdelim skips the test when cmd/getdelim does not build: headbench
@@ -196,7 +198,7 @@ func mountsUnder(t *testing.T, dir string) []string {
 
 func needMount(t *testing.T) {
 	t.Helper()
-	if ok, why := canMount(); !ok {
+	if ok, why := xfsmount.Available(); !ok {
 		t.Skipf("cannot make XFS loop mounts here: %s", why)
 	}
 }

@@ -15,6 +15,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/stdiobuf/stdiobuf/internal/xfsmount"
 	"golang.org/x/sys/unix"
 )
 
@@ -295,7 +296,7 @@ func scanInput(path string) (sum uint32, n, lines int64, err error) {
 // could be made; each one that could not is reported.
 func (s *session) prepareTargets(ctx context.Context, work string, in inputInfo) []*target {
 	var targets []*target
-	ok, why := canMount()
+	ok, why := xfsmount.Available()
 	for _, name := range s.o.fs {
 		if name == "local" {
 			t, err := newTarget("local", in.Path, "")

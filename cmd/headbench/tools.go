@@ -3,6 +3,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"os"
@@ -121,6 +122,17 @@ func checkExecutable(path string) error {
 	}
 	if !st.Mode().IsRegular() || st.Mode()&0o111 == 0 {
 		return fmt.Errorf("%s is not an executable file", path)
+	}
+	return nil
+}
+
+// runTool runs a command and returns an error holding its output if it fails.
+func runTool(ctx context.Context, name string, args ...string) error {
+	var out bytes.Buffer
+	cmd := exec.CommandContext(ctx, name, args...)
+	cmd.Stdout, cmd.Stderr = &out, &out
+	if err := cmd.Run(); err != nil {
+		return fmt.Errorf("%s %s: %v: %s", filepath.Base(name), strings.Join(args, " "), err, strings.TrimSpace(out.String()))
 	}
 	return nil
 }

@@ -5,44 +5,17 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 
+	"github.com/stdiobuf/stdiobuf/internal/xfsmount"
 	"golang.org/x/sys/unix"
 )
 
 // CanMountXFS says whether MountXFS can work here, and if not why.
-func CanMountXFS() (ok bool, why string) {
-	if os.Geteuid() != 0 {
-		return false, "loop mounts need root"
-	}
-	for _, tool := range []string{"mkfs.xfs", "mount", "umount"} {
-		if _, err := sbinTool(tool); err != nil {
-			return false, err.Error()
-		}
-	}
-	if _, err := os.Stat("/dev/loop-control"); err != nil {
-		return false, "no loop devices (/dev/loop-control is missing)"
-	}
-	return true, ""
-}
+func CanMountXFS() (ok bool, why string) { return xfsmount.Available() }
 
-// sbinTool finds a system tool on PATH or in the sbin folders, which a
-// non-login root shell may lack on PATH.
-func sbinTool(name string) (string, error) {
-	if p, err := exec.LookPath(name); err == nil {
-		return p, nil
-	}
-	for _, dir := range []string{"/usr/sbin", "/sbin"} {
-		if p := filepath.Join(dir, name); unix.Access(p, unix.X_OK) == nil {
-			return p, nil
-		}
-	}
-	return "", fmt.Errorf("%s not found on PATH, /usr/sbin or /sbin", name)
-}
-
-// XFSOptions are the mount options that make XFS report its allocation
-// size, 128 KiB, as st_blksize (largeio), as ZFS reports its record size.
+// XFSOptions are the mount options MountXFS uses: files report st_blksize
+// 131072.
 const XFSOptions = "loop,largeio,allocsize=128k"
 
 // MountXFS makes a sparse image of size bytes in dir, formats it as XFS,
@@ -52,15 +25,8 @@ const XFSOptions = "loop,largeio,allocsize=128k"
 func MountXFS(ctx context.Context, dir string, size int64) (mnt string, cleanup func() error, err error) {
 	img := filepath.Join(dir, "xfs.img")
 	mnt = filepath.Join(dir, "xfs")
-	mounted := false
 	cleanup = func() error {
-		var errs []error
-		if mounted {
-			umount, _ := sbinTool("umount")
-			if out, err := exec.Command(umount, mnt).CombinedOutput(); err != nil {
-				errs = append(errs, fmt.Errorf("umount %s: %v: %s", mnt, err, out))
-			}
-		}
+		errs := []error{xfsmount.Unmount(mnt)}
 		for _, p := range []string{mnt, img} {
 			if err := os.Remove(p); err != nil && !errors.Is(err, os.ErrNotExist) {
 				errs = append(errs, err)
@@ -73,35 +39,15 @@ func MountXFS(ctx context.Context, dir string, size int64) (mnt string, cleanup 
 			cleanup()
 		}
 	}()
-	f, err := os.OpenFile(img, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o600)
-	if err != nil {
-		return "", nil, err
-	}
-	err = f.Truncate(size)
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
+	if err := xfsmount.MakeImage(ctx, img, size); err != nil {
 		return "", nil, err
 	}
 	if err := os.Mkdir(mnt, 0o755); err != nil {
 		return "", nil, err
 	}
-	mkfs, err := sbinTool("mkfs.xfs")
-	if err != nil {
+	if err := xfsmount.Mount(ctx, img, mnt, "128k"); err != nil { // XFSOptions
 		return "", nil, err
 	}
-	if out, err := exec.CommandContext(ctx, mkfs, "-q", img).CombinedOutput(); err != nil {
-		return "", nil, fmt.Errorf("mkfs.xfs %s: %v: %s", img, err, out)
-	}
-	mount, err := sbinTool("mount")
-	if err != nil {
-		return "", nil, err
-	}
-	if out, err := exec.CommandContext(ctx, mount, "-o", XFSOptions, img, mnt).CombinedOutput(); err != nil {
-		return "", nil, fmt.Errorf("mount -o %s %s: %v: %s", XFSOptions, img, err, out)
-	}
-	mounted = true
 	return mnt, cleanup, nil
 }
 
