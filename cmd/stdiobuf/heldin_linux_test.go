@@ -11,6 +11,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/stdiobuf/stdiobuf/internal/xfsmount"
 	"golang.org/x/sys/unix"
 )
 
@@ -212,7 +213,7 @@ func openPty(t *testing.T) (master, slave *os.File) {
 // the plain one keeps bufio's 4096.
 func TestHeldInXFS(t *testing.T) {
 	plain, shim := buildHeldin(t)
-	dir := mountXFS(t)
+	dir := xfsmount.ForTest(t, "128k")
 	file := filepath.Join(dir, "input")
 	if err := os.WriteFile(file, []byte(strings.Repeat("line\n", 100000)), 0o644); err != nil {
 		t.Fatal(err)
@@ -226,44 +227,4 @@ func TestHeldInXFS(t *testing.T) {
 			t.Errorf("%s size on XFS: %s, want %s", filepath.Base(bin), got, want)
 		}
 	}
-}
-
-// mountXFS mounts a sparse XFS image with largeio,allocsize=128k on a loop
-// device, or skips; it is unmounted and removed when the test ends.
-func mountXFS(t *testing.T) string {
-	t.Helper()
-	if os.Geteuid() != 0 {
-		t.Skip("needs root to mount an XFS loop device")
-	}
-	mkfs, err := exec.LookPath("mkfs.xfs")
-	if err != nil {
-		t.Skip("needs mkfs.xfs (xfsprogs)")
-	}
-	tmp := t.TempDir()
-	img, mnt := filepath.Join(tmp, "xfs.img"), filepath.Join(tmp, "mnt")
-	if err := os.Mkdir(mnt, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.Truncate(img, 700<<20); err != nil {
-		f, cerr := os.Create(img)
-		if cerr != nil {
-			t.Fatal(cerr)
-		}
-		f.Close()
-		if err := os.Truncate(img, 700<<20); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if out, err := exec.Command(mkfs, "-q", img).CombinedOutput(); err != nil {
-		t.Skipf("mkfs.xfs: %v: %s", err, out)
-	}
-	if out, err := exec.Command("mount", "-o", "loop,largeio,allocsize=128k", img, mnt).CombinedOutput(); err != nil {
-		t.Skipf("mount an XFS loop device: %v: %s", err, out)
-	}
-	t.Cleanup(func() {
-		if out, err := exec.Command("umount", mnt).CombinedOutput(); err != nil {
-			t.Errorf("umount %s: %v: %s", mnt, err, out)
-		}
-	})
-	return mnt
 }
