@@ -142,6 +142,9 @@ func (b *Reader) Size() int {
 // the calls it has made. It makes the decision if none was made yet.
 func (b *Reader) Info() Info {
 	size := b.Size()
+	if b.ra != nil && b.ra.run != nil {
+		b.tell(b.ra.run) // the reads made ahead so far
+	}
 	i := b.s.report()
 	if b.s.decided {
 		i.Size = size // at least 16 bytes, or more if Setvbuf kept more unread
@@ -198,8 +201,7 @@ func (b *Reader) fill() {
 	if b.buf == nil {
 		b.init()
 	}
-	if b.ra != nil {
-		b.fillAhead()
+	if b.ra != nil && b.fillAhead() {
 		return
 	}
 	if b.r > 0 {
