@@ -23,8 +23,9 @@
 //	bufsiz      min(st_blksize, 8192)                                  glibc since 2.25
 //	coreutils   smallest multiple of st_blksize >= 256 KiB             coreutils io_blksize()
 //	bufio       4096, never line buffered                              Go's bufio
-//	readahead   blksize's; a Reader over a file reads the next buffer  stream's own
-//	            while the caller works on this one (from 32 KiB)
+//	readahead   blksize's; a Reader over a file reads up to four       stream's own
+//	            buffers ahead while the caller works on this one
+//	            (from 32 KiB, and GOMAXPROCS > 1)
 //	readahead:N N bytes, read ahead                                    stream's own
 //	N           N bytes                                                setvbuf with a size
 //

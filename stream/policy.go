@@ -77,17 +77,19 @@ const (
 	// special case for standard error.
 	PolicyBufio Policy = -4
 	// PolicyReadahead is PolicyBlksize's sizes and modes, and a fully
-	// buffered Reader over an *os.File reads ahead: one read into a
-	// second buffer of the same size is in flight while the caller works
-	// on the first (readahead.go); over a regular file it is positional,
-	// and the file's offset stays where a plain Reader's would be, so
-	// Sync, Reset and the owner's Seek behave as without it.
-	// Line-buffered and unbuffered Readers (terminals, stdbuf -i0,
-	// Setvbuf) never read ahead, nor do buffers under 32 KiB (st_blksize
-	// 4096 on ext4 or a pipe, NewReaderSize's small sizes), where it does
-	// not pay; a Writer under it is a PolicyBlksize Writer.
-	// ReadaheadSize(n) ("readahead:64K") reads ahead with buffers of n
-	// bytes, whatever n is.
+	// buffered Reader over an *os.File reads ahead: up to four buffers of
+	// the same size are read, by a goroutine and, over a regular file,
+	// by the Reader itself while the one it needs is under way, while the
+	// caller works on the buffer it has (readahead.go); over a regular
+	// file the reads are positional, and the file's offset stays where a
+	// plain Reader's would be, so Sync, Reset and the owner's Seek behave
+	// as without it. Line-buffered and unbuffered Readers (terminals,
+	// stdbuf -i0, Setvbuf) never read ahead, nor do buffers under 32 KiB
+	// (st_blksize 4096 on ext4 or a pipe, NewReaderSize's small sizes),
+	// where it does not pay, nor any Reader when GOMAXPROCS is 1; a Writer
+	// under it is a PolicyBlksize Writer. ReadaheadSize(n)
+	// ("readahead:64K") reads ahead with buffers of n bytes, whatever n
+	// is.
 	PolicyReadahead Policy = -5
 )
 

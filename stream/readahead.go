@@ -5,7 +5,6 @@ import (
 	"io"
 	"runtime"
 	"sync/atomic"
-	"syscall"
 )
 
 // Read-ahead (PolicyReadahead): a fully buffered Reader over an *os.File
@@ -55,10 +54,11 @@ import (
 //     channel that no one will send on.
 //
 // Over a regular file the file's offset is kept where a plain Reader
-// leaves it, just after the bytes in buf (pos; an lseek as bytes move in),
-// so Sync, Reset, the kernel copies and an owner who seeks the file need
-// not wait for a read in flight: fillAhead first checks the offset, and
-// if it moved, what was read ahead is not next and the run is dropped.
+// leaves it, just after the bytes in buf (pos), by one lseek as bytes move
+// in, which also shows whether it moved since (advance). So Sync, Reset,
+// the kernel copies and an owner who seeks the file need not wait for a
+// read in flight: if the offset moved, what was read ahead is not next,
+// the run is dropped and a new one starts from the new offset.
 // Over a pipe the descriptor's offset is past what was read ahead: those
 // bytes are handed on in order, and Sync, Reset and WriteTo wait for them.
 //
@@ -82,6 +82,8 @@ type readahead struct {
 	perr error // the error of cur's read, delivered after its bytes
 	last bool  // cur ends its run
 	pool [][]byte
+
+	calls *counters // the Reader's, for the reads of a run (tell)
 }
 
 // aheadRun is one run of reads ahead; see readahead.
@@ -179,12 +181,15 @@ func (ra *readahead) pastOffset() bool { return ra.busy() && !ra.positional }
 // itself, and starts one only if there is more to read.
 func (ra *readahead) newRun(size int) *aheadRun {
 	run := &aheadRun{
-		f: ra.f, positional: ra.positional, base: ra.pos,
+		f: ra.f, positional: ra.positional,
 		size: size, room: aheadHeadroom(size),
 		slots: make([]aheadSlot, aheadChunks),
 		wake:  make(chan struct{}, 1),
 	}
 	run.end.Store(runStopped)
+	if ra.positional {
+		run.base = ra.offset()
+	}
 	for i := range run.slots {
 		if n := len(ra.pool); n > 0 && len(ra.pool[n-1]) == size {
 			run.slots[i].buf, ra.pool = ra.pool[n-1], ra.pool[:n-1]
@@ -211,9 +216,12 @@ func (run *aheadRun) over() bool {
 }
 
 // claim claims the next chunk for the caller to read, if the window and
-// the run allow: sequentially only if no read is under way. final reports
-// that no chunk will ever be claimed again (the run stopped or ended).
-func (run *aheadRun) claim() (c int64, ok, final bool) {
+// the run allow: sequentially only if no read is under way. need is the
+// chunk the caller needs (-1: none, it reads ahead); with only, it claims
+// no other: on a pipe a read of a later chunk could block while the
+// needed one, just read, waits in its slot. final reports that no chunk
+// will ever be claimed again (the run stopped or ended).
+func (run *aheadRun) claim(need int64, only bool) (c int64, ok, final bool) {
 	if !run.positional && !run.reading.CompareAndSwap(false, true) {
 		return 0, false, false
 	}
@@ -222,7 +230,7 @@ func (run *aheadRun) claim() (c int64, ok, final bool) {
 		if c >= run.end.Load() || c >= runStopped {
 			break
 		}
-		if c >= run.cons.Load()+int64(len(run.slots)) {
+		if c >= run.cons.Load()+int64(len(run.slots)) || only && c != need {
 			if !run.positional {
 				run.reading.Store(false)
 			}
@@ -230,6 +238,9 @@ func (run *aheadRun) claim() (c int64, ok, final bool) {
 		}
 		if run.next.CompareAndSwap(c, c+1) {
 			run.reads.Add(1)
+			if c != need {
+				run.early.Add(1)
+			}
 			return c, true, false
 		}
 	}
@@ -239,9 +250,8 @@ func (run *aheadRun) claim() (c int64, ok, final bool) {
 	return 0, false, true
 }
 
-// read reads chunk c, claimed, into its slot, and marks it full. early
-// says the Reader did not need it yet.
-func (run *aheadRun) read(c int64, early bool) {
+// read reads chunk c, claimed, into its slot, and marks it full.
+func (run *aheadRun) read(c int64) {
 	s := &run.slots[c%int64(len(run.slots))]
 	if len(s.buf) != run.size {
 		s.buf = make([]byte, run.size)
@@ -256,9 +266,6 @@ func (run *aheadRun) read(c int64, early bool) {
 	if s.n < 0 || s.n > len(p) {
 		s.n, s.err = 0, errNegativeRead
 	}
-	if early {
-		run.early.Add(1)
-	}
 	if s.err != nil || run.positional && s.n < len(p) {
 		for e := run.end.Load(); c+1 < e && !run.end.CompareAndSwap(e, c+1); e = run.end.Load() {
 		}
@@ -267,6 +274,13 @@ func (run *aheadRun) read(c int64, early bool) {
 	if !run.positional {
 		run.reading.Store(false)
 	}
+	run.wakeReader()
+}
+
+// wakeReader wakes the Reader if it sleeps: a read is done, or the
+// goroutine ends (it may have held reading when the Reader last tried to
+// claim). A wake that finds nothing new only makes the Reader look again.
+func (run *aheadRun) wakeReader() {
 	if run.waiting.Load() && run.waiting.CompareAndSwap(true, false) {
 		run.wake <- struct{}{} // the one token: the Reader set waiting after taking the last
 	}
@@ -278,24 +292,25 @@ func (run *aheadRun) read(c int64, early bool) {
 // slot and none runs.
 func (run *aheadRun) ahead() {
 	for {
-		c, ok, final := run.claim()
+		c, ok, final := run.claim(-1, false)
 		for spins := 0; !ok && !final && spins < aheadIdleSpins; spins++ {
 			runtime.Gosched()
-			c, ok, final = run.claim()
+			c, ok, final = run.claim(-1, false)
 		}
 		if !ok {
 			run.running.Store(false)
 			// The Reader may have freed a slot after the last claim and
 			// seen this goroutine running: look once more.
-			if c, ok, _ = run.claim(); !ok {
+			if c, ok, _ = run.claim(-1, false); !ok {
+				run.wakeReader()
 				return
 			}
 			if !run.running.CompareAndSwap(false, true) {
-				run.read(c, true) // another goroutine has started
+				run.read(c) // another goroutine has started
 				return
 			}
 		}
-		run.read(c, true)
+		run.read(c)
 	}
 }
 
@@ -308,7 +323,8 @@ func (run *aheadRun) kick() {
 
 // awaitChunk returns the slot of the chunk the Reader takes next, once
 // its read is done. While it is under way the Reader reads later chunks
-// itself, then yields, then sleeps until a read is done.
+// itself (over a regular file; over a pipe only the one it needs), then
+// yields, then sleeps until a read is done.
 func (b *Reader) awaitChunk(run *aheadRun) *aheadSlot {
 	c := run.cons.Load()
 	s := &run.slots[c%int64(len(run.slots))]
@@ -317,9 +333,10 @@ func (b *Reader) awaitChunk(run *aheadRun) *aheadSlot {
 		return s
 	}
 	b.s.calls.waited++
+	only := !run.positional
 	for spins := 0; !s.full.Load(); {
-		if c2, ok, _ := run.claim(); ok {
-			run.read(c2, c2 != c)
+		if c2, ok, _ := run.claim(c, only); ok {
+			run.read(c2)
 			continue
 		}
 		if spins < aheadWaitSpins {
@@ -331,13 +348,13 @@ func (b *Reader) awaitChunk(run *aheadRun) *aheadSlot {
 		// since the last look: then take back the wish to be woken, or
 		// the token if a read was quicker.
 		run.waiting.Store(true)
-		c2, ok, _ := run.claim()
+		c2, ok, _ := run.claim(c, only)
 		if ok || s.full.Load() {
 			if !run.waiting.CompareAndSwap(true, false) {
 				<-run.wake
 			}
 			if ok {
-				run.read(c2, c2 != c)
+				run.read(c2)
 			}
 			continue
 		}
@@ -347,10 +364,10 @@ func (b *Reader) awaitChunk(run *aheadRun) *aheadSlot {
 }
 
 // tell adds the run's reads to Info's counts.
-func (b *Reader) tell(run *aheadRun) {
+func (ra *readahead) tell(run *aheadRun) {
 	reads, early := run.reads.Load(), run.early.Load()
-	b.s.calls.reads += reads - run.toldReads
-	b.s.calls.ahead += early - run.toldEarly
+	ra.calls.reads += reads - run.toldReads
+	ra.calls.ahead += early - run.toldEarly
 	run.toldReads, run.toldEarly = reads, early
 }
 
@@ -367,7 +384,7 @@ func (b *Reader) take() bool {
 			return false
 		}
 		s := b.awaitChunk(run)
-		b.tell(run)
+		ra.tell(run)
 		ra.cur, ra.lo, ra.hi, ra.perr = s, run.room, run.room+s.n, s.err
 		ra.last = s.err != nil || run.positional && s.n < len(s.buf)-run.room
 		if run.positional && s.n > 0 && s.err == io.EOF {
@@ -392,10 +409,14 @@ func (b *Reader) take() bool {
 }
 
 // release gives cur's slot back to the run: the window moves on by one.
+// (Bytes Sync could not hand back are a cur of no run.)
 func (ra *readahead) release() {
 	run := ra.run
 	ra.cur.full.Store(false)
 	ra.cur = nil
+	if run == nil {
+		return
+	}
 	run.cons.Add(1)
 	if !ra.last {
 		run.kick()
@@ -410,6 +431,7 @@ func (ra *readahead) endRun() {
 		return
 	}
 	claimed := run.stop()
+	ra.tell(run) // the reads claimed since the last take, in flight or done
 	cons := run.cons.Load()
 	if ra.cur != nil {
 		cons++ // cur's slot is the Reader's
@@ -433,27 +455,33 @@ func (ra *readahead) drop() {
 	ra.perr = nil
 }
 
-// checkOffset is the positional check at a fill: if the file's offset is
-// not where the Reader left it (Sync, a copy in the kernel, the owner's
-// Seek), what was read ahead is not next: it is dropped, and reading goes
-// on from the new offset, as a plain Reader's would. An lseek that fails
-// (a closed file) changes nothing; the next read reports the error.
-func (ra *readahead) checkOffset() {
-	if cur, err := ra.f.Seek(0, io.SeekCurrent); err == nil && cur != ra.pos {
-		ra.drop()
-		ra.pos = cur
+// advance is the positional check before n bytes read ahead go into the
+// buffer: one lseek moves the file's offset over them, where a plain
+// Reader's read would have left it, and shows whether it was where the
+// Reader left it (pos). If not (Sync, a copy in the kernel, the owner's
+// Seek moved it), it is put back and advance reports false: what was read
+// ahead is not next; the run is dropped and reading goes on from the new
+// offset, as a plain Reader's would. An lseek that fails (a closed file)
+// changes nothing; the next read reports the error.
+func (ra *readahead) advance(n int) bool {
+	got, err := ra.f.Seek(int64(n), io.SeekCurrent)
+	if err != nil || got == ra.pos+int64(n) {
+		ra.pos += int64(n)
+		return true
 	}
+	ra.pos = got - int64(n)
+	ra.f.Seek(ra.pos, io.SeekStart)
+	ra.drop()
+	return false
 }
 
-// moved records that n bytes read ahead went into the buffer: positional
-// reads put the file's offset after them, where a plain Reader's read
-// would have left it. A failed lseek (a closed file) shows at the next
-// read.
-func (ra *readahead) moved(n int) {
-	if ra.positional && n > 0 {
-		ra.pos += int64(n)
-		ra.f.Seek(ra.pos, io.SeekStart)
+// offset is where a new positional run starts: the file's offset, which
+// the owner may have moved since the last run ended.
+func (ra *readahead) offset() int64 {
+	if cur, err := ra.f.Seek(0, io.SeekCurrent); err == nil {
+		ra.pos = cur
 	}
+	return ra.pos
 }
 
 // minAheadSize is the smallest buffer PolicyReadahead reads ahead with.
@@ -510,6 +538,7 @@ func (b *Reader) updateAhead() {
 	switch ra := b.ra; {
 	case on && ra == nil:
 		b.ra = newReadahead(f)
+		b.ra.calls = &b.s.calls
 	case on:
 		ra.stopped = false
 	case ra != nil:
@@ -532,9 +561,6 @@ func (b *Reader) updateAhead() {
 // guarantees the buffer is not full.
 func (b *Reader) fillAhead() bool {
 	ra := b.ra
-	if ra.positional {
-		ra.checkOffset()
-	}
 	if run := ra.run; run != nil && run.size != len(b.buf) {
 		// Setvbuf or SetPolicy changed the size: the run ends. Over a
 		// pipe its chunks still come first.
@@ -544,23 +570,34 @@ func (b *Reader) fillAhead() bool {
 			run.stop()
 		}
 	}
-	for ra.cur == nil && ra.perr == nil {
-		if ra.run == nil {
-			if ra.stopped {
-				b.ra = nil
-				return false
+	for {
+		for ra.cur == nil && ra.perr == nil {
+			if ra.run == nil {
+				if ra.stopped {
+					b.ra = nil
+					return false
+				}
+				ra.newRun(len(b.buf))
 			}
-			ra.newRun(len(b.buf))
+			b.take()
 		}
-		b.take()
-	}
-	if ra.cur != nil {
-		s, n := ra.cur, 0
-		if tail := b.w - b.r; ra.lo == ra.run.room && tail <= ra.lo && len(s.buf) == len(b.buf) {
+		if ra.cur == nil {
+			break
+		}
+		s, tail := ra.cur, b.w-b.r
+		swap := ra.run != nil && ra.lo == ra.run.room && tail <= ra.lo && len(s.buf) == len(b.buf)
+		n := ra.hi - ra.lo
+		if !swap {
+			n = min(n, len(b.buf)-tail)
+		}
+		if ra.positional && !ra.advance(n) {
+			continue // the offset moved: a new run from there
+		}
+		if swap {
 			// The tail goes in front of the chunk; the buffers swap.
 			copy(s.buf[ra.lo-tail:ra.lo], b.buf[b.r:b.w])
 			b.buf, s.buf = s.buf, b.buf
-			b.r, b.w, n = ra.lo-tail, ra.hi, ra.hi-ra.lo
+			b.r, b.w = ra.lo-tail, ra.hi
 			ra.lo = ra.hi
 			// What was before the tail is not in front of it any more.
 			// bufio's fill leaves the tail at 0, where UnreadRune fails,
@@ -574,11 +611,10 @@ func (b *Reader) fillAhead() bool {
 				b.w = copy(b.buf, b.buf[b.r:b.w])
 				b.r = 0
 			}
-			n = copy(b.buf[b.w:], s.buf[ra.lo:ra.hi])
+			copy(b.buf[b.w:], s.buf[ra.lo:ra.lo+n])
 			b.w += n
 			ra.lo += n
 		}
-		ra.moved(n)
 		if ra.lo < ra.hi {
 			return true // the rest at the next fill, and the error after it
 		}
@@ -586,6 +622,7 @@ func (b *Reader) fillAhead() bool {
 		if ra.last {
 			ra.endRun()
 		}
+		break
 	}
 	b.err, ra.perr = ra.perr, nil
 	if b.err != nil && ra.run != nil {
@@ -652,6 +689,9 @@ func (b *Reader) drain(each func(p []byte) int) {
 func (b *Reader) writeAhead(w io.Writer) (n int64, err error, done bool) {
 	ra := b.ra
 	b.drain(func(p []byte) int {
+		if err != nil {
+			return 0 // the last write failed, though it took all of p
+		}
 		m, werr := w.Write(p)
 		if m < 0 {
 			panic(errNegativeWrite)
@@ -719,9 +759,20 @@ func (b *Reader) syncAhead(s io.Seeker) error {
 		return nil
 	}
 	unread := int64(b.w - b.r)
-	b.drain(func(p []byte) int { unread += int64(len(p)); return len(p) })
+	var held []byte
+	b.drain(func(p []byte) int {
+		unread += int64(len(p))
+		held = append(held, p...)
+		return len(p)
+	})
 	if _, err := s.Seek(-unread, io.SeekCurrent); err != nil {
-		if errors.Is(err, syscall.ESPIPE) {
+		// Nothing handed back: the bytes read ahead stay next, after
+		// the buffer, and the error after them.
+		if len(held) > 0 {
+			ra.cur, ra.lo, ra.hi = &aheadSlot{buf: held}, 0, len(held)
+			ra.cur.full.Store(true)
+		}
+		if errors.Is(err, errSeekPipe) {
 			return nil
 		}
 		return err

@@ -849,7 +849,6 @@ var aheadBenchFile = flag.String("readahead.file", "", "file of lines for Benchm
 // Scanner straight over it (file), over a Reader without read-ahead
 // (reader) and over one with it (readahead), at PolicyBlksize's sizes.
 func BenchmarkReadaheadScannerLines(b *testing.B) {
-	aheadCPUs(b)
 	name := *aheadBenchFile
 	if name == "" {
 		name = filepath.Join(b.TempDir(), "lines")
@@ -1046,7 +1045,7 @@ func TestReadaheadShare(t *testing.T) {
 		t.Fatal(err)
 	}
 	run := r.ra.newRun(len(r.buf))
-	if c, ok, final := run.claim(); c != 0 || !ok || final {
+	if c, ok, final := run.claim(0, false); c != 0 || !ok || final {
 		t.Fatalf("first claim = %d, %v, %v; want chunk 0", c, ok, final)
 	}
 	got := make(chan *aheadSlot)
@@ -1058,10 +1057,10 @@ func TestReadaheadShare(t *testing.T) {
 		}
 		time.Sleep(100 * time.Microsecond)
 	}
-	if c, ok, final := run.claim(); ok || final {
+	if c, ok, final := run.claim(-1, false); ok || final {
 		t.Errorf("claim with a full window = %d, %v, %v; want none, not final", c, ok, final)
 	}
-	run.read(0, false) // the read under way ends and wakes the Reader
+	run.read(0) // the read under way ends and wakes the Reader
 	var s *aheadSlot
 	select {
 	case s = <-got:
@@ -1078,7 +1077,6 @@ func TestReadaheadShare(t *testing.T) {
 			t.Errorf("chunk %d, read by the Reader while it waited, holds other bytes", c)
 		}
 	}
-	r.tell(run)
 	if i := r.Info(); i.Reads != aheadChunks || i.Ahead != aheadChunks-1 || i.Waited != 1 || i.Overlapped != 0 {
 		t.Errorf("Info() = %v; want %d reads, %d ahead (by the Reader), 1 wait", i, aheadChunks, aheadChunks-1)
 	}
@@ -1086,7 +1084,7 @@ func TestReadaheadShare(t *testing.T) {
 		t.Errorf("stop() = %d chunks claimed, want %d", claimed, aheadChunks)
 	}
 	run.cons.Add(1) // the window moves, but the run is stopped
-	if c, ok, final := run.claim(); ok || !final {
+	if c, ok, final := run.claim(-1, false); ok || !final {
 		t.Errorf("claim after stop = %d, %v, %v; want none, final", c, ok, final)
 	}
 }
@@ -1100,14 +1098,181 @@ func TestReadaheadSequentialClaims(t *testing.T) {
 		t.Fatal("a pipe read positionally")
 	}
 	run := ra.newRun(1024)
-	if c, ok, _ := run.claim(); c != 0 || !ok {
+	if c, ok, _ := run.claim(0, true); c != 0 || !ok {
 		t.Fatalf("first claim = %d, %v", c, ok)
 	}
-	if c, ok, final := run.claim(); ok || final {
+	if c, ok, final := run.claim(-1, false); ok || final {
 		t.Errorf("claim while a read is under way = %d, %v, %v; want none, not final", c, ok, final)
 	}
 	run.reading.Store(false) // as read does when the read returns
-	if c, ok, _ := run.claim(); c != 1 || !ok {
+	if c, ok, final := run.claim(0, true); ok || final {
+		t.Errorf("claim of only chunk 0, done = %d, %v, %v; want none: chunk 1 could block", c, ok, final)
+	}
+	if c, ok, _ := run.claim(-1, false); c != 1 || !ok {
 		t.Errorf("claim after the read = %d, %v; want chunk 1", c, ok)
+	}
+}
+
+// TestReadaheadPingPong is a protocol over a pipe: the peer writes the
+// next line only after it has the reply to the last. The Reader must
+// never start a read that blocks while the line it needs is in: it would
+// wait for the peer, which waits for it.
+func TestReadaheadPingPong(t *testing.T) {
+	aheadCPUs(t)
+	requests, reqw := aheadPipe(t)
+	replies, repw := aheadPipe(t)
+	const exchanges = 20000
+	go func() {
+		reply := NewReader(replies)
+		for i := range exchanges {
+			fmt.Fprintf(reqw, "request %d\n", i)
+			if _, err := reply.ReadString('\n'); err != nil {
+				return
+			}
+		}
+		reqw.Close()
+	}()
+	r := aheadReader(t, requests, 64<<10)
+	done := make(chan error, 1)
+	go func() {
+		for i := 0; ; i++ {
+			line, err := r.ReadString('\n')
+			if err == io.EOF && i == exchanges {
+				done <- nil
+				return
+			}
+			if want := fmt.Sprintf("request %d\n", i); err != nil || line != want {
+				done <- fmt.Errorf("exchange %d: %q, %v; want %q", i, line, err, want)
+				return
+			}
+			repw.WriteString("ok\n")
+		}
+	}()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatal(err)
+		}
+	case <-time.After(60 * time.Second):
+		t.Fatalf("stuck after 60 s: %v", r.Info())
+	}
+}
+
+// TestReadaheadWakeOnEnd checks that a Reader asleep waiting for a chunk
+// nobody has claimed (a goroutine held the pipe's read turn as it ended)
+// is woken when the goroutine ends, claims the chunk and reads it.
+func TestReadaheadWakeOnEnd(t *testing.T) {
+	pr, pw := aheadPipe(t)
+	if _, err := pw.WriteString("a line\n"); err != nil {
+		t.Fatal(err)
+	}
+	r := aheadReader(t, pr, 1024)
+	if _, err := r.Peek(0); err != nil {
+		t.Fatal(err)
+	}
+	run := r.ra.newRun(len(r.buf))
+	run.reading.Store(true) // a goroutine's claim, failing
+	got := make(chan *aheadSlot)
+	go func() { got <- r.awaitChunk(run) }()
+	deadline := time.Now().Add(30 * time.Second)
+	for !run.waiting.Load() {
+		if time.Now().After(deadline) {
+			t.Fatal("the Reader did not go to sleep in 30 s")
+		}
+		time.Sleep(100 * time.Microsecond)
+	}
+	run.reading.Store(false) // the claim fails; the goroutine ends
+	run.wakeReader()
+	select {
+	case s := <-got:
+		if p := s.buf[run.room : run.room+s.n]; string(p) != "a line\n" {
+			t.Errorf("chunk 0 = %q, want the line", p)
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatal("the Reader was not woken in 30 s")
+	}
+}
+
+// TestReadaheadWriteToStops checks that WriteTo over a pipe stops at the
+// first failed write, as bufio's does, even one that took all its bytes.
+func TestReadaheadWriteToStops(t *testing.T) {
+	aheadCPUs(t)
+	data := numberedLines(3000)
+	writeTo := func(r io.WriterTo) (int64, int, error) {
+		w := &failAfter{ok: 1}
+		n, err := r.WriteTo(w)
+		return n, w.calls, err
+	}
+	pr, pw := aheadPipe(t)
+	go func() { pw.Write(data); pw.Close() }()
+	r := aheadReader(t, pr, 4096)
+	if _, err := r.Peek(1); err != nil {
+		t.Fatal(err)
+	}
+	aheadIdle(t, r)
+	n, calls, err := writeTo(r)
+	if err == nil || calls != 2 || n != int64(r.Size()-aheadHeadroom(r.Size()))+int64(3584) {
+		t.Errorf("WriteTo = %d bytes, %d writes, %v; want 2 writes, the second failing", n, calls, err)
+	}
+}
+
+// failAfter takes every write whole, and fails each after the first ok.
+type failAfter struct{ ok, calls int }
+
+func (w *failAfter) Write(p []byte) (int, error) {
+	if w.calls++; w.calls > w.ok {
+		return len(p), fmt.Errorf("write %d failed", w.calls)
+	}
+	return len(p), nil
+}
+
+// TestReadaheadInfoAfterDrop checks that the reads of a run dropped
+// (here: the owner seeks) are still counted by Info.
+func TestReadaheadInfoAfterDrop(t *testing.T) {
+	aheadCPUs(t)
+	f := aheadFile(t, bytes.Repeat([]byte("0123456789abcde\n"), 1<<16)) // 1 MiB
+	r := aheadReader(t, f, 64<<10)
+	if _, err := r.ReadByte(); err != nil {
+		t.Fatal(err)
+	}
+	aheadIdle(t, r)
+	if _, err := f.Seek(0, io.SeekStart); err != nil {
+		t.Fatal(err)
+	}
+	r.Discard(r.Buffered())
+	if _, err := r.ReadByte(); err != nil {
+		t.Fatal(err)
+	}
+	aheadIdle(t, r)
+	if i := r.Info(); i.Reads != 2*(aheadChunks+1) || i.Ahead != 2*aheadChunks {
+		t.Errorf("Info() = %v; want %d reads, %d ahead: two runs", i, 2*(aheadChunks+1), 2*aheadChunks)
+	}
+}
+
+// TestReadaheadSyncFails checks that when Sync cannot seek back (here the
+// owner closed a character device, which reads sequentially), nothing
+// read ahead is lost: it is read next, then the error.
+func TestReadaheadSyncFails(t *testing.T) {
+	aheadCPUs(t)
+	f, err := os.Open("/dev/zero")
+	if err != nil {
+		t.Skipf("no /dev/zero: %v", err)
+	}
+	r := aheadReader(t, f, 4096)
+	if _, err := r.Discard(100); err != nil {
+		t.Fatal(err)
+	}
+	if r.ra == nil || r.ra.positional || !r.ra.seekable {
+		t.Fatal("no sequential read-ahead over /dev/zero")
+	}
+	aheadIdle(t, r)
+	read := r.Info().Reads * int64(4096-aheadHeadroom(4096))
+	f.Close()
+	if err := r.Sync(); !errors.Is(err, os.ErrClosed) {
+		t.Fatalf("Sync() = %v, want os.ErrClosed", err)
+	}
+	rest, err := io.ReadAll(r)
+	if int64(len(rest)) != read-100 || !errors.Is(err, os.ErrClosed) {
+		t.Errorf("after Sync: %d bytes, %v; want the %d read and not returned, then os.ErrClosed", len(rest), err, read-100)
 	}
 }

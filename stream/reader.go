@@ -143,7 +143,7 @@ func (b *Reader) Size() int {
 func (b *Reader) Info() Info {
 	size := b.Size()
 	if b.ra != nil && b.ra.run != nil {
-		b.tell(b.ra.run) // the reads made ahead so far
+		b.ra.tell(b.ra.run) // the reads made ahead so far
 	}
 	i := b.s.report()
 	if b.s.decided {
