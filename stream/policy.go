@@ -25,7 +25,7 @@ const (
 	// 128 KiB: there a getdelim/fwrite loop ran 1.69x the speed of 8 KiB on
 	// ZFS, while the 512 KiB to 4 MiB that NFS, CIFS and CephFS report was
 	// judged "a lot for an iostream". Past 128 KiB the syscall count stops
-	// mattering: getdelim --loop took 62.1 ms with 128 KiB buffers and 63.1
+	// mattering: getdelim --loop took 55.3 ms with 128 KiB buffers and 58.7
 	// ms with 1 MiB (bench/results/2026-11-30-xfs, on XFS, st_blksize 128 KiB).
 	maxBlksizeBuffer = 128 << 10
 

@@ -14,26 +14,22 @@ import (
 // ones. C's stdio is single-threaded by construction; Go has goroutines
 // and nearly always a second core.
 //
-// Two designs were measured before this one, on the 230 MB input of the
-// glibc proposal's benchmark on XFS (st_blksize 131072), page cache warm,
-// 2 CPUs (bench/readahead.sh; bench/results/2026-11-30-readahead/):
-//
-//   - a goroutine started per read, two buffers: `getdelim --loop` took
-//     1.37x as long as without read-ahead. Starting a goroutine and waking
-//     a parked thread for it cost about 15 µs per 128 KiB buffer, more
-//     than the read it hid;
-//   - reads alone on the second core do not hide much either: copying a
-//     file out of the page cache is about as fast on one core as cat
-//     (7 GB/s here), so a Reader whose caller does little with the bytes
-//     (`head -n` counting newlines) waits for its reader goroutine.
+// An earlier design started a goroutine per read, into a second buffer:
+// on the 230 MB input of the glibc proposal's benchmark on XFS (st_blksize
+// 131072), page cache warm, 2 CPUs, `getdelim --loop` took 1.37x as long
+// as without read-ahead (bench/readahead.sh, 2026-11-30 16:47 UTC):
+// starting a goroutine and waking a parked thread for it cost about 15 µs
+// per 128 KiB buffer, more than the read it hid.
 //
 // So here the goroutine lives as long as there is a chunk to read (it
 // spins on the ring, yielding, for a while before it ends), and over a
 // regular file the reads are positional (pread(2), File.ReadAt) at fixed
 // offsets, which lets the caller share them: when the chunk it needs is
-// still being read, it reads a later one itself rather than wait. Both
-// cores copy out of the page cache, and the caller never waits for a read
-// it could have made.
+// still being read, it reads a later one itself rather than wait, so the
+// caller never waits for a read it could have made. What stays is the
+// hand-over: the caller reads each buffer out of the other core's cache,
+// which bench/crosscore measures at 1.6-6 µs per 128 KiB on the machine
+// above, against about 16 µs for the read.
 //
 // A run is the reading of one stretch of the file, chunk 0 onward:
 //
@@ -119,12 +115,15 @@ type aheadSlot struct {
 	_    [64]byte // slots are written by two cores: no false sharing
 }
 
-// aheadChunks is the number of buffers in the ring. Measured with a
-// prototype of this design (2026-11-30, 2-CPU Xeon VM, 230 MB on XFS,
-// warm cache), `head -n`'s work took 31, 25, 25 and 27 ms with 3, 4, 6
-// and 8 buffers, against 33 ms without read-ahead; two buffers leave the
-// caller nothing to read itself. With the Reader's buffer, read-ahead
-// holds five buffers: 640 KiB at 128 KiB.
+// aheadChunks is the number of buffers in the ring: enough for the
+// goroutine to run ahead while the caller is slow on a buffer, and for the
+// caller, when the one it needs is under way, to have later ones to read
+// itself. With a build that took the ring's size from the environment
+// (2026-11-30, the 2-CPU Xeon VM, the 230 MB input on XFS, warm; by hand,
+// not kept), `getdelim -n` with read-ahead took 35.9, 32.5, 32.0 and 35.9
+// ms with 2, 4, 16 and 32 buffers (cat 32.9 ms), and `--loop` 66.1, 65.1,
+// 64.9 and 71.7 ms (the C loop 65.0 ms): past four only the memory grows.
+// With the Reader's buffer, read-ahead holds five: 640 KiB at 128 KiB.
 const aheadChunks = 4
 
 // The spins: how many times the goroutine yields waiting for a slot to
