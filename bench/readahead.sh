@@ -46,6 +46,8 @@
 # when every target is met, 1 when one is missed, 2 on a usage or setup
 # error.
 set -euo pipefail
+# $EPOCHREALTIME's decimal point is the locale's.
+export LC_ALL=C
 
 die() { echo "readahead.sh: $*" >&2; exit 2; }
 
@@ -120,20 +122,23 @@ cpu() { # cpu: sets cpu_ns to the user+sys time of this shell's children so far
 	times >"$work/times.$BASHPID"
 	{ read -r _; read -r u s; } <"$work/times.$BASHPID"
 	rm -f "$work/times.$BASHPID"
-	cpu_ns=$((($(ms "$u") + $(ms "$s")) * 1000000))
+	local mu ms_
+	mu=$(ms "$u") && ms_=$(ms "$s") || exit 1
+	cpu_ns=$(((mu + ms_) * 1000000))
 }
 ms() { # ms 0m0.049s: the milliseconds
-	[[ $1 =~ ^([0-9]+)m([0-9]+)\.([0-9]{3})s$ ]] || { echo 0; return; }
+	[[ $1 =~ ^([0-9]+)m([0-9]+)\.([0-9]{3})s$ ]] || { echo "readahead.sh: times printed '$1'" >&2; exit 1; }
 	echo $((10#${BASH_REMATCH[1]} * 60000 + 10#${BASH_REMATCH[2]} * 1000 + 10#${BASH_REMATCH[3]}))
 }
-run() { # run NAME: runs one command and prints its wall and CPU times in ns
+run() { # run NAME: runs one command and prints its wall and CPU times in ns;
+	# a command that fails makes run fail (the caller dies), not a time
 	local t0 t1 ns
 	case $1 in
 	scanner-*)
 		# One pass of the sub-benchmark, in a process of its own so that a
 		# cold run starts cold; its ns/op is the time of the pass.
 		ns=$("$work/stream.test" -test.run='^$' -test.bench="^BenchmarkReadaheadScannerLines\$/^${1#scanner-}\$" \
-			-test.benchtime=1x -readahead.file="$input" | awk '/^BenchmarkReadaheadScannerLines/ { print $3 }')
+			-test.benchtime=1x -readahead.file="$input" | awk '/^BenchmarkReadaheadScannerLines/ { print $3 }') || exit 1
 		cpu
 		echo "$ns $cpu_ns"
 		return
@@ -147,7 +152,8 @@ run() { # run NAME: runs one command and prints its wall and CPU times in ns
 	n) "$work/getdelim" --policy blksize -n "$nlines" <"$input" >/dev/null ;;
 	n-ra) "$work/getdelim" --policy readahead -n "$nlines" <"$input" >/dev/null ;;
 	cat) cat "$input" >/dev/null ;;
-	esac
+	*) false ;;
+	esac || exit 1
 	t1=$EPOCHREALTIME
 	cpu
 	echo "$(((${t1/./} - ${t0/./}) * 1000)) $cpu_ns"

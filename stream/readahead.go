@@ -17,7 +17,8 @@ import (
 // An earlier design started a goroutine per read, into a second buffer:
 // on the 230 MB input of the glibc proposal's benchmark on XFS (st_blksize
 // 131072), page cache warm, 2 CPUs, `getdelim --loop` took 1.37x as long
-// as without read-ahead (bench/readahead.sh, 2026-11-30 16:47 UTC):
+// as without read-ahead (bench/readahead.sh, 2026-11-30 16:47 UTC; its
+// results are in bench/results/2026-11-30-readahead/ at commit 193b874):
 // starting a goroutine and waking a parked thread for it cost about 15 µs
 // per 128 KiB buffer, more than the read it hid.
 //
@@ -28,8 +29,8 @@ import (
 // still being read, it reads a later one itself rather than wait, so the
 // caller never waits for a read it could have made. What stays is the
 // hand-over: the caller reads each buffer out of the other core's cache,
-// which bench/crosscore measures at 1.6-6 µs per 128 KiB on the machine
-// above, against about 16 µs for the read.
+// which bench/crosscore measures at about 6 µs per 128 KiB on the machine
+// above, against about 19 µs for the read.
 //
 // A run is the reading of one stretch of the file, chunk 0 onward:
 //
@@ -99,9 +100,10 @@ type aheadRun struct {
 	waiting atomic.Bool  // the Reader sleeps on wake
 	wake    chan struct{}
 
-	reads, early atomic.Int64 // reads made, of them ahead of the Reader's need
-	// Reader's own: what Info has been told, and the chunks claimed when
-	// the run was stopped.
+	// Reader's own: the chunks it claimed because it needed them (every
+	// other read was made ahead), what Info has been told, and the chunks
+	// claimed when the run was stopped.
+	needed               int64
 	toldReads, toldEarly int64
 	claimed              int64
 }
@@ -131,7 +133,7 @@ const aheadChunks = 4
 // Reader yields waiting for a read under way before it sleeps until the
 // read is done. A yield with nothing else to run costs well under a
 // microsecond; a goroutine's start or a sleeping thread's wakeup costs
-// several, and a read of 128 KiB from the page cache about 18 µs here.
+// several, and a read of 128 KiB from the page cache about 19 µs here.
 const (
 	aheadIdleSpins = 200
 	aheadWaitSpins = 200
@@ -236,10 +238,6 @@ func (run *aheadRun) claim(need int64, only bool) (c int64, ok, final bool) {
 			return 0, false, false
 		}
 		if run.next.CompareAndSwap(c, c+1) {
-			run.reads.Add(1)
-			if c != need {
-				run.early.Add(1)
-			}
 			return c, true, false
 		}
 	}
@@ -313,9 +311,9 @@ func (run *aheadRun) ahead() {
 	}
 }
 
-// kick starts the goroutine if none runs.
+// kick starts the goroutine if none runs and the run is not stopped.
 func (run *aheadRun) kick() {
-	if !run.running.Load() && run.running.CompareAndSwap(false, true) {
+	if !run.running.Load() && run.next.Load() < runStopped && run.running.CompareAndSwap(false, true) {
 		go run.ahead()
 	}
 }
@@ -335,6 +333,9 @@ func (b *Reader) awaitChunk(run *aheadRun) *aheadSlot {
 	only := !run.positional
 	for spins := 0; !s.full.Load(); {
 		if c2, ok, _ := run.claim(c, only); ok {
+			if c2 == c {
+				run.needed++
+			}
 			run.read(c2)
 			continue
 		}
@@ -353,6 +354,9 @@ func (b *Reader) awaitChunk(run *aheadRun) *aheadSlot {
 				<-run.wake
 			}
 			if ok {
+				if c2 == c {
+					run.needed++
+				}
 				run.read(c2)
 			}
 			continue
@@ -362,9 +366,15 @@ func (b *Reader) awaitChunk(run *aheadRun) *aheadSlot {
 	return s
 }
 
-// tell adds the run's reads to Info's counts.
+// tell adds the run's reads to Info's counts: every chunk claimed is a
+// read (made, under way, or about to be), and all but those the Reader
+// claimed because it needed them were made ahead.
 func (ra *readahead) tell(run *aheadRun) {
-	reads, early := run.reads.Load(), run.early.Load()
+	reads := run.next.Load()
+	if reads >= runStopped {
+		reads = run.claimed
+	}
+	early := reads - run.needed
 	ra.calls.reads += reads - run.toldReads
 	ra.calls.ahead += early - run.toldEarly
 	run.toldReads, run.toldEarly = reads, early
@@ -525,10 +535,10 @@ func (p Policy) readsAhead() bool {
 // buffered Reader over an *os.File under PolicyReadahead with buffers of
 // at least minAheadSize, or under ReadaheadSize, when the program may run
 // on more than one CPU (GOMAXPROCS > 1: on one, a read ahead only takes
-// turns with the caller, measured 1.03x slower). Turned off, what was
-// read ahead over a pipe is still handed over, in order, by the next
-// fills; over a regular file it is dropped, to be read again from the
-// offset, which is just after the buffer.
+// turns with the caller, measured 1.03x slower at commit 193b874).
+// Turned off, what was read ahead over a pipe is still handed over, in
+// order, by the next fills; over a regular file it is dropped, to be read
+// again from the offset, which is just after the buffer.
 func (b *Reader) updateAhead() {
 	f, isFile := raFileOf(b.rd)
 	_, sized := b.s.info.Policy.aheadSize()
@@ -583,9 +593,10 @@ func (b *Reader) fillAhead() bool {
 		if ra.cur == nil {
 			break
 		}
-		s, tail := ra.cur, b.w-b.r
-		swap := ra.run != nil && ra.lo == ra.run.room && tail <= ra.lo && len(s.buf) == len(b.buf)
-		n := ra.hi - ra.lo
+		s, tail, n := ra.cur, b.w-b.r, ra.hi-ra.lo
+		// Swapping for no bytes would lose what UnreadByte and
+		// UnreadRune may still give back.
+		swap := n > 0 && ra.run != nil && ra.lo == ra.run.room && tail <= ra.lo && len(s.buf) == len(b.buf)
 		if !swap {
 			n = min(n, len(b.buf)-tail)
 		}
@@ -650,10 +661,11 @@ func (b *Reader) readAhead(p []byte) (int, error) {
 
 // drain stops a sequential run and calls each for what is left of what it
 // read ahead, in order: the rest of cur, then each chunk claimed, waiting
-// for its read. each returns how much of p it took; if not all, drain
-// stops there and the rest stays for the next fills, else it goes on. It
-// leaves in ra.perr the error after the bytes each took.
-func (b *Reader) drain(each func(p []byte) int) {
+// for its read. each returns how much of p it took, and whether to go on;
+// where it took less than all or says stop, drain stops, and the rest
+// stays for the next fills. It leaves in ra.perr the error after the bytes
+// each took.
+func (b *Reader) drain(each func(p []byte) (int, bool)) {
 	ra := b.ra
 	if ra.run != nil {
 		ra.run.stop()
@@ -661,14 +673,17 @@ func (b *Reader) drain(each func(p []byte) int) {
 	for {
 		if ra.cur != nil {
 			p := ra.cur.buf[ra.lo:ra.hi]
-			m := 0
+			m, more := 0, true
 			if len(p) > 0 {
-				m = each(p)
+				m, more = each(p)
 			}
 			if ra.lo += m; m < len(p) {
 				return
 			}
 			ra.release()
+			if !more {
+				return
+			}
 		}
 		if ra.perr != nil || ra.run == nil || !b.take() {
 			ra.endRun()
@@ -687,10 +702,7 @@ func (b *Reader) drain(each func(p []byte) int) {
 // written, and WriteTo may go on with the descriptor.
 func (b *Reader) writeAhead(w io.Writer) (n int64, err error, done bool) {
 	ra := b.ra
-	b.drain(func(p []byte) int {
-		if err != nil {
-			return 0 // the last write failed, though it took all of p
-		}
+	b.drain(func(p []byte) (int, bool) {
 		m, werr := w.Write(p)
 		if m < 0 {
 			panic(errNegativeWrite)
@@ -706,7 +718,7 @@ func (b *Reader) writeAhead(w io.Writer) (n int64, err error, done bool) {
 			// bufio's WriteTo writes the rest, and so here.
 			m += copyRest(w, p[m:], &n, &err)
 		}
-		return m
+		return m, err == nil // a failed write may have taken all of p
 	})
 	if err != nil {
 		return n, err, true
@@ -759,10 +771,10 @@ func (b *Reader) syncAhead(s io.Seeker) error {
 	}
 	unread := int64(b.w - b.r)
 	var held []byte
-	b.drain(func(p []byte) int {
+	b.drain(func(p []byte) (int, bool) {
 		unread += int64(len(p))
 		held = append(held, p...)
-		return len(p)
+		return len(p), true
 	})
 	if _, err := s.Seek(-unread, io.SeekCurrent); err != nil {
 		// Nothing handed back: the bytes read ahead stay next, after
@@ -803,7 +815,7 @@ func (b *Reader) resetAhead(r io.Reader) {
 		return
 	}
 	if f, ok := raFileOf(r); ok && f == ra.f && !ra.positional {
-		b.drain(func(p []byte) int { return len(p) })
+		b.drain(func(p []byte) (int, bool) { return len(p), true })
 		return
 	}
 	ra.drop()

@@ -13,12 +13,16 @@
 // moving it from one core's cache to the other's, which a Reader that
 // reads ahead pays on every buffer: it bounds what read-ahead can win,
 // at most (the read's time) - (that price) per buffer. Threads are pinned
-// with sched_setaffinity to CPUs 0 and 1; each figure is the median of 9
-// rounds of 2000 buffers, per buffer.
+// with sched_setaffinity to the first two CPUs the process may use; each figure is the median of 9
+// rounds of 2000 buffers, per buffer. Each buffer is stamped with its
+// number as it is filled, and each count checks the stamp: a count that
+// ran before its buffer was filled is an error, not a figure.
 package main
 
 import (
 	"bytes"
+	"encoding/binary"
+	"errors"
 	"fmt"
 	"os"
 	"runtime"
@@ -36,6 +40,29 @@ const (
 	ring    = 4 // buffers in flight, as read-ahead's ring
 )
 
+// cpus returns the first two CPUs this process may run on.
+func cpus() ([2]int, error) {
+	var set unix.CPUSet
+	if err := unix.SchedGetaffinity(0, &set); err != nil {
+		return [2]int{}, fmt.Errorf("sched_getaffinity: %w", err)
+	}
+	var two [2]int
+	n := 0
+	for cpu := 0; cpu < 1024 && n < 2; cpu++ {
+		if set.IsSet(cpu) {
+			two[n] = cpu
+			n++
+		}
+	}
+	if n < 2 {
+		return two, errOneCPU
+	}
+	return two, nil
+}
+
+// errOneCPU says there is only one CPU to run on.
+var errOneCPU = errors.New("needs 2 CPUs, and this process may run on 1")
+
 // pin locks the goroutine to its thread and the thread to cpu.
 func pin(cpu int) error {
 	runtime.LockOSThread()
@@ -45,10 +72,6 @@ func pin(cpu int) error {
 }
 
 func main() {
-	if runtime.NumCPU() < 2 {
-		fmt.Fprintln(os.Stderr, "crosscore: needs 2 CPUs, this machine lets the program use", runtime.NumCPU())
-		os.Exit(1)
-	}
 	m, err := measure(buffers, rounds)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "crosscore:", err)
@@ -69,10 +92,14 @@ type figures struct {
 // returns the median figures. It checks every count against the newlines
 // the buffer holds.
 func measure(n, rounds int) (figures, error) {
+	two, err := cpus()
+	if err != nil {
+		return figures{}, err
+	}
 	runtime.GOMAXPROCS(max(runtime.GOMAXPROCS(0), 2))
 	line := []byte("0123456789abcdefghijklmnopqrstuvwxyz0123456789abcdefghijklmnopqrstuvwxyz0123456789abcdefghijklmnopqrstuvwxyz 0123456789\n")
 	src := bytes.Repeat(line, size/len(line)+1)[:size]
-	want := bytes.Count(src, []byte{'\n'})
+	want := bytes.Count(src[8:], []byte{'\n'})
 	bufs := make([][]byte, ring)
 	for i := range bufs {
 		bufs[i] = make([]byte, size)
@@ -83,7 +110,7 @@ func measure(n, rounds int) (figures, error) {
 	})
 	go func() { // pinned: leaves the caller's thread alone
 		defer runtime.UnlockOSThread()
-		f, err := measurePinned(bufs, src, n, rounds, want)
+		f, err := measurePinned(two, bufs, src, n, rounds, want)
 		done <- struct {
 			f   figures
 			err error
@@ -93,35 +120,41 @@ func measure(n, rounds int) (figures, error) {
 	return r.f, r.err
 }
 
-func measurePinned(bufs [][]byte, src []byte, n, rounds, want int) (figures, error) {
-	if err := pin(0); err != nil {
+func measurePinned(two [2]int, bufs [][]byte, src []byte, n, rounds, want int) (figures, error) {
+	if err := pin(two[0]); err != nil {
 		return figures{}, fmt.Errorf("sched_setaffinity: %w", err)
 	}
 	sink := 0
 	var local, count, remote []time.Duration
 	for range rounds {
+		var last [ring]int // the buffer each of bufs holds
 		t0 := time.Now()
 		for i := range n {
 			b := bufs[i%ring]
-			copy(b, src)
-			sink += bytes.Count(b, []byte{'\n'})
+			fill(b, src, i)
+			sink += countStamped(b, i)
+			last[i%ring] = i
 		}
 		local = append(local, time.Since(t0)/time.Duration(n))
 
-		t0 = time.Now()
+		times := make([]time.Duration, 0, n)
 		for i := range n {
-			sink += bytes.Count(bufs[i%ring], []byte{'\n'})
+			t0 := time.Now()
+			c := countStamped(bufs[i%ring], last[i%ring])
+			times = append(times, time.Since(t0))
+			sink += c
 		}
-		count = append(count, time.Since(t0)/time.Duration(n))
+		slices.Sort(times)
+		count = append(count, times[len(times)/2])
 
-		d, err := remoteRound(bufs, src, n, &sink)
+		d, err := remoteRound(two[1], bufs, src, n, &sink)
 		if err != nil {
-			return figures{}, fmt.Errorf("sched_setaffinity: %w", err)
+			return figures{}, err
 		}
 		remote = append(remote, d)
 	}
 	if sink != 3*n*rounds*want {
-		return figures{}, fmt.Errorf("counted %d newlines, want %d", sink, 3*n*rounds*want)
+		return figures{}, fmt.Errorf("counted %d newlines, want %d: a count ran on a buffer not (yet) filled", sink, 3*n*rounds*want)
 	}
 	med := func(d []time.Duration) time.Duration { slices.Sort(d); return d[len(d)/2] }
 	return figures{med(local), med(count), med(remote)}, nil
@@ -130,12 +163,12 @@ func measurePinned(bufs [][]byte, src []byte, n, rounds, want int) (figures, err
 // remoteRound has a goroutine on CPU 1 fill the buffers of the ring in
 // turn while this one counts each as soon as it is full, and returns the
 // median time of a count.
-func remoteRound(bufs [][]byte, src []byte, n int, sink *int) (time.Duration, error) {
+func remoteRound(cpu int, bufs [][]byte, src []byte, n int, sink *int) (time.Duration, error) {
 	var filled, counted atomic.Int64
 	errc := make(chan error, 1)
 	go func() {
-		if err := pin(1); err != nil {
-			errc <- err
+		if err := pin(cpu); err != nil {
+			errc <- fmt.Errorf("sched_setaffinity: %w", err)
 			filled.Store(int64(n))
 			return
 		}
@@ -144,7 +177,7 @@ func remoteRound(bufs [][]byte, src []byte, n int, sink *int) (time.Duration, er
 		for i := range int64(n) {
 			for i-counted.Load() >= ring {
 			}
-			copy(bufs[i%ring], src)
+			fill(bufs[i%ring], src, int(i))
 			filled.Store(i + 1)
 		}
 	}()
@@ -156,10 +189,27 @@ func remoteRound(bufs [][]byte, src []byte, n int, sink *int) (time.Duration, er
 		for filled.Load() <= i {
 		}
 		t0 := time.Now()
-		*sink += bytes.Count(bufs[i%ring], []byte{'\n'})
+		c := countStamped(bufs[i%ring], int(i))
 		times = append(times, time.Since(t0))
+		*sink += c
 		counted.Store(i + 1)
 	}
 	slices.Sort(times)
 	return times[len(times)/2], nil
+}
+
+// fill copies src into b, as a read would, and stamps b with i in its
+// first 8 bytes.
+func fill(b, src []byte, i int) {
+	copy(b, src)
+	binary.LittleEndian.PutUint64(b, uint64(i))
+}
+
+// countStamped counts b's newlines if b holds buffer i, else returns -1:
+// the total then shows that a count ran on the wrong bytes.
+func countStamped(b []byte, i int) int {
+	if binary.LittleEndian.Uint64(b) != uint64(i) {
+		return -1
+	}
+	return bytes.Count(b[8:], []byte{'\n'}) // past the stamp, whose bytes may be '\n'
 }
