@@ -22,7 +22,8 @@
 # one untimed pass first) and out of it (cold: `echo 3 >
 # /proc/sys/vm/drop_caches` before every timed run, so the overlap is with
 # the device, not a memcpy). Runs are interleaved: each round runs every
-# command once, in the same order; figures are medians of the rounds. Wall
+# command once, starting one command further on than the last round;
+# figures are medians of the rounds. Wall
 # time is from fork to exit ($EPOCHREALTIME); the Scanner's is the
 # benchmark's ns/op of one pass.
 #
@@ -176,7 +177,10 @@ for c in $cpus; do
 			cat "$input" >/dev/null
 		fi
 		for ((r = 1; r <= rounds; r++)); do
-			for name in "${names[@]}"; do
+			# Each round starts one command further on, so that no command
+			# always follows the same one.
+			for ((k = 0; k < ${#names[@]}; k++)); do
+				name=${names[(k + r) % ${#names[@]}]}
 				if [[ $cache == cold ]]; then
 					sync
 					echo 3 >/proc/sys/vm/drop_caches

@@ -581,13 +581,25 @@ func TestReadaheadReset(t *testing.T) {
 	data := numberedLines(5000)
 	f := aheadFile(t, data)
 	r := aheadReader(t, f, 512)
+	consumed := 0
 	for range 20 {
-		if _, err := r.ReadString('\n'); err != nil {
+		line, err := r.ReadString('\n')
+		if err != nil {
 			t.Fatal(err)
 		}
+		consumed += len(line)
 	}
-	r.Reset(f)
+	// As a plain Reader leaves it: just after the buffered bytes, whatever
+	// was read ahead.
+	before := offset(t, f)
+	if want := int64(consumed + r.Buffered()); before != want {
+		t.Errorf("offset before Reset = %d, want %d (%d returned + %d buffered)", before, want, consumed, r.Buffered())
+	}
+	r.Reset(f) // positional reads ahead: nothing to wait for, the offset stays
 	off := offset(t, f)
+	if off != before {
+		t.Errorf("offset after Reset = %d, want %d, where it was", off, before)
+	}
 	rest, err := io.ReadAll(r)
 	if err != nil || !bytes.Equal(rest, data[off:]) {
 		t.Errorf("after Reset(same file) at offset %d: %d bytes, %v; want the file's rest, %d", off, len(rest), err, len(data)-int(off))
