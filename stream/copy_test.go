@@ -35,23 +35,6 @@ func copyWith(src io.Reader, size int, w *faultWriter, copy func(*Reader, io.Wri
 	return res
 }
 
-// writeAll writes p whole, going on after short writes, as the naive
-// loops of these tests do.
-func writeAll(w io.Writer, p []byte) (int, error) {
-	n := 0
-	for n < len(p) {
-		m, err := w.Write(p[n:])
-		n += m
-		if err != nil {
-			return n, err
-		}
-		if m == 0 {
-			return n, io.ErrShortWrite
-		}
-	}
-	return n, nil
-}
-
 // naiveCopyRecords copies n records one by one with bufio's ReadBytes: a
 // record ends at delim or, for the last, at the end of the input; a
 // record cut by a read error or a failed write is not counted.

@@ -366,14 +366,20 @@ func (b *Reader) awaitChunk(run *aheadRun) *aheadSlot {
 	return s
 }
 
-// tell adds the run's reads to Info's counts: every chunk claimed is a
-// read (made, under way, or about to be), and all but those the Reader
-// claimed because it needed them were made ahead.
-func (ra *readahead) tell(run *aheadRun) {
-	reads := run.next.Load()
-	if reads >= runStopped {
-		reads = run.claimed
+// chunks returns how many chunks have been claimed so far.
+func (run *aheadRun) chunks() int64 {
+	if n := run.next.Load(); n < runStopped {
+		return n
 	}
+	return run.claimed
+}
+
+// tell adds the run's reads to Info's counts, when Info asks and when the
+// run ends (not at every buffer: nothing else reads them): every chunk
+// claimed is a read (made, under way, or about to be), and all but those
+// the Reader claimed because it needed them were made ahead.
+func (ra *readahead) tell(run *aheadRun) {
+	reads := run.chunks()
 	early := reads - run.needed
 	ra.calls.reads += reads - run.toldReads
 	ra.calls.ahead += early - run.toldEarly
@@ -393,7 +399,6 @@ func (b *Reader) take() bool {
 			return false
 		}
 		s := b.awaitChunk(run)
-		ra.tell(run)
 		ra.cur, ra.lo, ra.hi, ra.perr = s, run.room, run.room+s.n, s.err
 		ra.last = s.err != nil || run.positional && s.n < len(s.buf)-run.room
 		if run.positional && s.n > 0 && s.err == io.EOF {
@@ -703,21 +708,9 @@ func (b *Reader) drain(each func(p []byte) (int, bool)) {
 func (b *Reader) writeAhead(w io.Writer) (n int64, err error, done bool) {
 	ra := b.ra
 	b.drain(func(p []byte) (int, bool) {
-		m, werr := w.Write(p)
-		if m < 0 {
-			panic(errNegativeWrite)
-		}
+		m, werr := writeAll(w, p)
 		n += int64(m)
-		switch {
-		case werr != nil:
-			err = werr
-		case m == 0:
-			err = io.ErrShortWrite
-		case m < len(p):
-			// A short write without an error breaks io.Writer's rule;
-			// bufio's WriteTo writes the rest, and so here.
-			m += copyRest(w, p[m:], &n, &err)
-		}
+		err = werr
 		return m, err == nil // a failed write may have taken all of p
 	})
 	if err != nil {
@@ -735,27 +728,24 @@ func (b *Reader) writeAhead(w io.Writer) (n int64, err error, done bool) {
 	return n, nil, false
 }
 
-// copyRest writes p to w until all is written or a write fails, adding to
-// *n and setting *err; it returns how much it wrote.
-func copyRest(w io.Writer, p []byte, n *int64, err *error) int {
-	done := 0
-	for done < len(p) {
-		m, werr := w.Write(p[done:])
+// writeAll writes p to w until all is written or a write fails: a short
+// write without an error breaks io.Writer's rule, and bufio's WriteTo
+// writes the rest, so here too; a write of nothing is io.ErrShortWrite.
+func writeAll(w io.Writer, p []byte) (n int, err error) {
+	for n < len(p) {
+		m, werr := w.Write(p[n:])
 		if m < 0 {
 			panic(errNegativeWrite)
 		}
-		done += m
-		*n += int64(m)
+		n += m
 		if werr != nil {
-			*err = werr
-			break
+			return n, werr
 		}
 		if m == 0 {
-			*err = io.ErrShortWrite
-			break
+			return n, io.ErrShortWrite
 		}
 	}
-	return done
+	return n, nil
 }
 
 // syncAhead is Sync for a Reader with bytes read ahead sequentially (Sync

@@ -232,11 +232,7 @@ func aheadDone(r *Reader) bool {
 	if run.running.Load() {
 		return false
 	}
-	next := min(run.next.Load(), run.claimed)
-	if run.next.Load() < runStopped {
-		next = run.next.Load()
-	}
-	for c := run.cons.Load(); c < next; c++ {
+	for c := run.cons.Load(); c < run.chunks(); c++ {
 		if !run.slots[c%int64(len(run.slots))].full.Load() {
 			return false
 		}
