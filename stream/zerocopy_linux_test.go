@@ -27,6 +27,16 @@ import (
 // worth, and not a multiple of a page.
 const zcSize = 1<<20 + 4321
 
+// zcCalls is what a zero-copy through faultySys did: its result, the sum
+// of the bytes that arrived, and the calls it made.
+type zcCalls struct {
+	N       int64
+	Handled bool
+	Err     error
+	Sum     string
+	Calls   []string
+}
+
 // zcData is a test source's bytes, the same in every test.
 func zcData() []byte {
 	b := make([]byte, zcSize)
@@ -817,15 +827,8 @@ func TestKernelCopyTCP(t *testing.T) {
 			dst, got := tt.dst(t)
 			sys := &faultySys{}
 			n, handled, err := zeroCopy(sys, dst, src, -1, new(counters))
-			type result struct {
-				N       int64
-				Handled bool
-				Err     error
-				Sum     string
-				Calls   []string
-			}
-			want := result{N: zcSize, Handled: true, Sum: zcSum(data), Calls: tt.calls}
-			if diff := cmp.Diff(want, result{n, handled, err, zcSum(got()), sys.used()}); diff != "" {
+			want := zcCalls{N: zcSize, Handled: true, Sum: zcSum(data), Calls: tt.calls}
+			if diff := cmp.Diff(want, zcCalls{n, handled, err, zcSum(got()), sys.used()}); diff != "" {
 				t.Errorf("(-want +got):\n%s", diff)
 			}
 		})
@@ -982,15 +985,8 @@ func TestKernelCopyFdOnly(t *testing.T) {
 	sys := &faultySys{}
 	n, handled, err := zeroCopy(sys, fdOnly{w}, fdOnly{src}, -1, new(counters))
 	w.Close()
-	type result struct {
-		N       int64
-		Handled bool
-		Err     error
-		Sum     string
-		Calls   []string
-	}
-	want := result{zcSize, true, nil, zcSum(data), []string{"sendfile"}}
-	if diff := cmp.Diff(want, result{n, handled, err, zcSum(got()), sys.used()}); diff != "" {
+	want := zcCalls{zcSize, true, nil, zcSum(data), []string{"sendfile"}}
+	if diff := cmp.Diff(want, zcCalls{n, handled, err, zcSum(got()), sys.used()}); diff != "" {
 		t.Errorf("(-want +got):\n%s", diff)
 	}
 	if sys.eagain == 0 {
