@@ -3,13 +3,14 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
+
+	"github.com/stdiobuf/stdiobuf/internal/runcmd"
 )
 
 // modulePath is the module whose commands headbench builds.
@@ -76,7 +77,7 @@ func findTools(ctx context.Context, dir, prebuilt string) *tools {
 	}
 	if p, err := exec.LookPath("strace"); err != nil {
 		t.missing["strace"] = "strace not found on PATH"
-	} else if err := runTool(ctx, p, "-c", "-f", "-o", os.DevNull, "true"); err != nil {
+	} else if err := runcmd.Run(ctx, p, "-c", "-f", "-o", os.DevNull, "true"); err != nil {
 		// Containers often forbid ptrace.
 		t.missing["strace"] = err.Error()
 	} else {
@@ -108,7 +109,7 @@ func buildC(ctx context.Context, src, out string, missing map[string]string) str
 		missing["cloop"] = fmt.Sprintf("no C compiler: %s not found on PATH", cc)
 		return ""
 	}
-	if err := runTool(ctx, cc, "-O2", "-o", out, src); err != nil {
+	if err := runcmd.Run(ctx, cc, "-O2", "-o", out, src); err != nil {
 		missing["cloop"] = err.Error()
 		return ""
 	}
@@ -122,17 +123,6 @@ func checkExecutable(path string) error {
 	}
 	if !st.Mode().IsRegular() || st.Mode()&0o111 == 0 {
 		return fmt.Errorf("%s is not an executable file", path)
-	}
-	return nil
-}
-
-// runTool runs a command and returns an error holding its output if it fails.
-func runTool(ctx context.Context, name string, args ...string) error {
-	var out bytes.Buffer
-	cmd := exec.CommandContext(ctx, name, args...)
-	cmd.Stdout, cmd.Stderr = &out, &out
-	if err := cmd.Run(); err != nil {
-		return fmt.Errorf("%s %s: %v: %s", filepath.Base(name), strings.Join(args, " "), err, strings.TrimSpace(out.String()))
 	}
 	return nil
 }

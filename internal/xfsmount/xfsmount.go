@@ -8,16 +8,15 @@
 package xfsmount
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strings"
 	"time"
 
+	"github.com/stdiobuf/stdiobuf/internal/runcmd"
 	"golang.org/x/sys/unix"
 )
 
@@ -73,7 +72,7 @@ func MakeImage(ctx context.Context, img string, size int64) error {
 	if err != nil {
 		return err
 	}
-	return run(ctx, mkfs, "-q", img)
+	return runcmd.Run(ctx, mkfs, "-q", img)
 }
 
 // Mount mounts the image img on the existing directory mnt with
@@ -83,7 +82,7 @@ func Mount(ctx context.Context, img, mnt, allocsize string) error {
 	if err != nil {
 		return err
 	}
-	return run(ctx, mount, "-o", Options(allocsize), img, mnt)
+	return runcmd.Run(ctx, mount, "-o", Options(allocsize), img, mnt)
 }
 
 // Unmount unmounts mnt if something is mounted there. A busy mount is tried
@@ -99,12 +98,12 @@ func Unmount(mnt string) error {
 		return err
 	}
 	for range 10 {
-		if err = run(context.Background(), umount, mnt); err == nil {
+		if err = runcmd.Run(context.Background(), umount, mnt); err == nil {
 			return nil
 		}
 		time.Sleep(100 * time.Millisecond)
 	}
-	if lerr := run(context.Background(), umount, "-l", mnt); lerr != nil {
+	if lerr := runcmd.Run(context.Background(), umount, "-l", mnt); lerr != nil {
 		return errors.Join(err, lerr)
 	}
 	return nil
@@ -117,15 +116,4 @@ func isMountpoint(dir string) bool {
 		return false
 	}
 	return a.Dev != b.Dev
-}
-
-// run runs a command and returns an error holding its output if it fails.
-func run(ctx context.Context, name string, args ...string) error {
-	var out bytes.Buffer
-	cmd := exec.CommandContext(ctx, name, args...)
-	cmd.Stdout, cmd.Stderr = &out, &out
-	if err := cmd.Run(); err != nil {
-		return fmt.Errorf("%s %s: %v: %s", filepath.Base(name), strings.Join(args, " "), err, strings.TrimSpace(out.String()))
-	}
-	return nil
 }
