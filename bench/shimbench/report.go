@@ -1,17 +1,16 @@
 package main
 
 import (
-	"bufio"
 	"bytes"
 	"cmp"
 	"fmt"
-	"os"
 	"os/exec"
 	"runtime"
 	"slices"
 	"strings"
 	"time"
 
+	"github.com/stdiobuf/stdiobuf/internal/procinfo"
 	"github.com/stdiobuf/stdiobuf/internal/shimtools"
 )
 
@@ -54,32 +53,19 @@ func firstLine(s string) string {
 // procField returns the value of the first "name: value" line in a /proc
 // file, or "unknown".
 func procField(path, name string) string {
-	f, err := os.Open(path)
-	if err != nil {
-		return "unknown"
-	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		k, v, ok := strings.Cut(sc.Text(), ":")
-		if ok && strings.TrimSpace(k) == name {
-			return strings.TrimSpace(v)
-		}
+	if v, ok := procinfo.Field(path, name); ok {
+		return v
 	}
 	return "unknown"
 }
 
 // loadAverage is /proc/loadavg's 1, 5 and 15 minute figures.
 func loadAverage() string {
-	b, err := os.ReadFile("/proc/loadavg")
-	if err != nil {
+	load := procinfo.LoadAverage()
+	if len(load) < 3 {
 		return "unknown"
 	}
-	f := strings.Fields(string(b))
-	if len(f) < 3 {
-		return "unknown"
-	}
-	return strings.Join(f[:3], " ")
+	return strings.Join(load[:3], " ")
 }
 
 // median returns the median wall time and the CPU time of the run that

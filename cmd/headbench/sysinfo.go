@@ -3,14 +3,13 @@
 package main
 
 import (
-	"bufio"
 	"context"
-	"os"
 	"os/exec"
 	"runtime"
 	"strconv"
 	"strings"
 
+	"github.com/stdiobuf/stdiobuf/internal/procinfo"
 	"golang.org/x/sys/unix"
 )
 
@@ -55,34 +54,19 @@ func describeMachine(ctx context.Context) machine {
 }
 
 // procField returns the value of the first "key: value" line of a /proc
-// file whose key is key.
+// file whose key is key, or "".
 func procField(path, key string) string {
-	f, err := os.Open(path)
-	if err != nil {
-		return ""
-	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		k, v, ok := strings.Cut(sc.Text(), ":")
-		if ok && strings.TrimSpace(k) == key {
-			return strings.TrimSpace(v)
-		}
-	}
-	return ""
+	v, _ := procinfo.Field(path, key)
+	return v
 }
 
 // loadAverage returns the 1-minute load average, or -1 if unknown.
 func loadAverage() float64 {
-	b, err := os.ReadFile("/proc/loadavg")
-	if err != nil {
+	load := procinfo.LoadAverage()
+	if len(load) == 0 {
 		return -1
 	}
-	f := strings.Fields(string(b))
-	if len(f) == 0 {
-		return -1
-	}
-	x, err := strconv.ParseFloat(f[0], 64)
+	x, err := strconv.ParseFloat(load[0], 64)
 	if err != nil {
 		return -1
 	}
