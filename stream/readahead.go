@@ -333,10 +333,7 @@ func (b *Reader) awaitChunk(run *aheadRun) *aheadSlot {
 	only := !run.positional
 	for spins := 0; !s.full.Load(); {
 		if c2, ok, _ := run.claim(c, only); ok {
-			if c2 == c {
-				run.needed++
-			}
-			run.read(c2)
+			run.readFor(c2, c)
 			continue
 		}
 		if spins < aheadWaitSpins {
@@ -354,10 +351,7 @@ func (b *Reader) awaitChunk(run *aheadRun) *aheadSlot {
 				<-run.wake
 			}
 			if ok {
-				if c2 == c {
-					run.needed++
-				}
-				run.read(c2)
+				run.readFor(c2, c)
 			}
 			continue
 		}
@@ -372,6 +366,15 @@ func (run *aheadRun) chunks() int64 {
 		return n
 	}
 	return run.claimed
+}
+
+// readFor is the Reader's read of chunk c, claimed while it waited for
+// chunk need: counted as needed if it is that chunk, else as made ahead.
+func (run *aheadRun) readFor(c, need int64) {
+	if c == need {
+		run.needed++
+	}
+	run.read(c)
 }
 
 // tell adds the run's reads to Info's counts, when Info asks and when the
