@@ -97,13 +97,33 @@ func (s *stdioStream) flush(f *File) error {
 	return s.w.Flush()
 }
 
-// exitFlush flushes at exit. A goroutine may hold the lock for good,
-// blocked in a write(2) that nobody will take (a full pipe, a terminal
-// stopped with ^S): then exit must not wait for it, as a plain Go program
-// does not, so exitFlush tries the lock for a while and gives up, losing
-// what is buffered, as glibc's exit skips a stream it cannot lock.
-func (s *stdioStream) exitFlush() {
-	if s.w == nil || !s.tryLock() {
+// Longest waits for the lock where waiting for good is not an option:
+// at exit and Close (a goroutine may hold the lock for good, blocked in a
+// write(2) that nobody will take: a full pipe, a terminal stopped with
+// ^S), and in tryFlush (a panic or a signal: the holder may never run
+// again).
+const (
+	stdioExitWait = time.Second
+	stdioTryWait  = 100 * time.Millisecond
+)
+
+// exitFlush flushes at exit. Exit must not wait for a stuck writer, as a
+// plain Go program does not, so exitFlush tries the lock for a while and
+// gives up, losing what is buffered, as glibc's exit skips a stream it
+// cannot lock.
+func (s *stdioStream) exitFlush() { s.flushWithin(stdioExitWait) }
+
+// tryFlush writes out everything buffered without waiting for good on the
+// lock: the hooks of a dying program (a panic, a fatal signal) call it,
+// where the lock's holder may be the goroutine that panicked or one that
+// will never be scheduled again. It waits stdioTryWait at most, then gives
+// up. It may be called from any goroutine, any number of times, also after
+// the exit flush and after Close, when there is nothing to flush.
+func (s *stdioStream) tryFlush() { s.flushWithin(stdioTryWait) }
+
+// flushWithin flushes if it can take the lock within about d.
+func (s *stdioStream) flushWithin(d time.Duration) {
+	if s.w == nil || !s.lockWithin(d) {
 		return
 	}
 	defer s.mu.Unlock()
@@ -112,15 +132,16 @@ func (s *stdioStream) exitFlush() {
 	}
 }
 
-// tryLock takes s.mu if it can within about a second.
-func (s *stdioStream) tryLock() bool {
-	for i := 0; i < 1000; i++ {
+// lockWithin takes s.mu if it can within about d, and reports whether it
+// did.
+func (s *stdioStream) lockWithin(d time.Duration) bool {
+	for range d / time.Millisecond {
 		if s.mu.TryLock() {
 			return true
 		}
 		time.Sleep(time.Millisecond)
 	}
-	return false
+	return s.mu.TryLock()
 }
 
 // beforeRead flushes standard output before the program reads its
@@ -267,7 +288,7 @@ func (f *File) Close() error {
 	var ferr error
 	// As at exit, a writer stuck in write(2) must not make Close wait
 	// for good; then what it holds is lost.
-	if s.tryLock() {
+	if s.lockWithin(stdioExitWait) {
 		if !s.closed {
 			ferr = s.w.Flush()
 			s.closed = true
