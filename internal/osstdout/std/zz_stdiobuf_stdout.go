@@ -21,6 +21,7 @@ import (
 	"sync"
 	"syscall"
 	"time"
+	_ "unsafe" // for go:linkname
 )
 
 // stdioStream is the process's original standard output, buffered.
@@ -54,6 +55,24 @@ func stdioStart(out, in, errf *File) *stdioStream {
 	// abort(3) in C.
 	exithook.Add(exithook.Hook{F: s.exitFlush, RunOnFailure: true})
 	return s
+}
+
+// stdioSetBufioSide is bufio's setOSSide (internal/osstdout/bufio/osfile.go),
+// the one channel by which package os tells the bufio it imports about its
+// files; bufio cannot import os. The signature must stay the same as
+// setOSSide's: no compiler checks it across a go:linkname.
+//
+//go:linkname stdioSetBufioSide bufio.setOSSide
+func stdioSetBufioSide(isFile func(any) bool)
+
+func init() { stdioSetBufioSide(stdioIsFile) }
+
+// stdioIsFile reports whether v is a non-nil *File: bufio reads ahead only
+// from one (its methods are os's own, which hold the file's reference
+// across a read), not from a type that embeds one and overrides Read.
+func stdioIsFile(v any) bool {
+	f, ok := v.(*File)
+	return ok && f != nil
 }
 
 // stdioRawFile is what the buffer writes to: the original methods, so
