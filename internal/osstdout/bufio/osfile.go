@@ -66,11 +66,12 @@ type raFile interface {
 	io.Seeker
 }
 
-// raFileOf returns r if it is a descriptor (isDescriptor: an *os.File, not
-// nil, is one) that can read at an offset and seek.
+// raFileOf returns r if it is a non-nil *os.File, as package os says
+// (osSide): read-ahead reads a concrete file through its ReadAt, never a
+// type that embeds one and overrides Read.
 func raFileOf(r io.Reader) (raFile, bool) {
 	f, ok := r.(raFile)
-	if !ok || !isDescriptor(r) {
+	if !ok || osSide.isFile == nil || !osSide.isFile(r) {
 		return nil, false
 	}
 	return f, true
