@@ -7,8 +7,11 @@ import (
 	"fmt"
 	"io"
 	"math/rand/v2"
+	"os"
+	"path/filepath"
 	"reflect"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"testing/iotest"
@@ -746,6 +749,179 @@ func TestDiffScannerLongTokens(t *testing.T) {
 					}
 				}
 			}
+		}
+	}
+}
+
+// upcaseFile upper-cases what it writes to its file, and offers the
+// file's Fd: a descriptor for deciding how to buffer, whose Write must see
+// every byte all the same.
+type upcaseFile struct {
+	f    *os.File
+	seen int64 // bytes given to Write
+}
+
+func (u *upcaseFile) Write(p []byte) (int, error) {
+	u.seen += int64(len(p))
+	return u.f.Write(bytes.ToUpper(p))
+}
+
+func (u *upcaseFile) Fd() uintptr { return u.f.Fd() }
+
+// countingFile counts the bytes its Read returns, and offers the file's Fd.
+type countingFile struct {
+	f    *os.File
+	seen int64 // bytes returned by Read
+}
+
+func (c *countingFile) Read(p []byte) (int, error) {
+	n, err := c.f.Read(p)
+	c.seen += int64(n)
+	return n, err
+}
+
+func (c *countingFile) Fd() uintptr { return c.f.Fd() }
+
+// upcaseEmbedded embeds its *os.File and overrides Write; countingEmbedded
+// overrides Read. Every other method is the file's, SyscallConn and the
+// promoted ReadFrom and WriteTo included.
+type (
+	upcaseEmbedded struct {
+		*os.File
+		seen *int64
+	}
+	countingEmbedded struct {
+		*os.File
+		seen *int64
+	}
+)
+
+func (u upcaseEmbedded) Write(p []byte) (int, error) {
+	*u.seen += int64(len(p))
+	return u.File.Write(bytes.ToUpper(p))
+}
+
+func (c countingEmbedded) Read(p []byte) (int, error) {
+	n, err := c.File.Read(p)
+	*c.seen += int64(n)
+	return n, err
+}
+
+// firstError is the first of errs that is not nil.
+func firstError(errs ...error) error {
+	for _, err := range errs {
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// TestDiffDescriptorWrappers copies a file through bufio and through
+// stream, with one end a value that has the file's descriptor (an Fd
+// method, or an embedded *os.File) and its own Read or Write: the bytes
+// that arrive, the counts returned and the bytes the wrapper's own method
+// saw must be the same. A kernel copy between the descriptors would
+// bypass the wrapper; one between plain files is still allowed.
+func TestDiffDescriptorWrappers(t *testing.T) {
+	dir := t.TempDir()
+	input := filepath.Join(dir, "input")
+	if err := os.WriteFile(input, bytes.Repeat([]byte("a line in lower case, to be upper-cased\n"), 20000), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	// A copy gets the input open for reading, an empty output file open
+	// for writing, and a counter for the wrapper's calls.
+	type copyFunc func(api pkgAPI, in, out *os.File, seen *int64) (int64, error)
+	tests := []struct {
+		name string
+		copy copyFunc
+	}{
+		{"io.Copy(NewWriter(upcase), file)", func(api pkgAPI, in, out *os.File, seen *int64) (int64, error) {
+			u := &upcaseFile{f: out}
+			w := api.newWriter(u)
+			n, err := io.Copy(w, in)
+			err = firstError(err, w.Flush())
+			*seen = u.seen
+			return n, err
+		}},
+		{"io.Copy(upcase, NewReader(file))", func(api pkgAPI, in, out *os.File, seen *int64) (int64, error) {
+			u := &upcaseFile{f: out}
+			n, err := io.Copy(u, api.newReader(in))
+			*seen = u.seen
+			return n, err
+		}},
+		{"NewReader(counting).WriteTo(file)", func(api pkgAPI, in, out *os.File, seen *int64) (int64, error) {
+			c := &countingFile{f: in}
+			n, err := api.newReader(c).WriteTo(out)
+			*seen = c.seen
+			return n, err
+		}},
+		{"NewWriter(file).ReadFrom(counting)", func(api pkgAPI, in, out *os.File, seen *int64) (int64, error) {
+			c := &countingFile{f: in}
+			w := api.newWriter(out)
+			w.WriteString("a header\n")
+			n, err := w.ReadFrom(c)
+			err = firstError(err, w.Flush())
+			*seen = c.seen
+			return n, err
+		}},
+		{"NewReader(counting).WriteTo(NewWriter(file))", func(api pkgAPI, in, out *os.File, seen *int64) (int64, error) {
+			c := &countingFile{f: in}
+			w := api.newWriter(out)
+			n, err := api.newReader(c).WriteTo(w)
+			err = firstError(err, w.Flush())
+			*seen = c.seen
+			return n, err
+		}},
+		{"io.Copy(NewWriter(upcaseEmbedded), file)", func(api pkgAPI, in, out *os.File, seen *int64) (int64, error) {
+			w := api.newWriter(upcaseEmbedded{out, seen})
+			w.WriteString("a header\n")
+			n, err := io.Copy(w, in)
+			return n, firstError(err, w.Flush())
+		}},
+		{"NewReader(countingEmbedded).WriteTo(NewWriter(file))", func(api pkgAPI, in, out *os.File, seen *int64) (int64, error) {
+			w := api.newWriter(out)
+			n, err := api.newReader(countingEmbedded{in, seen}).WriteTo(w)
+			return n, firstError(err, w.Flush())
+		}},
+		{"NewReader(file).WriteTo(NewWriter(file))", func(api pkgAPI, in, out *os.File, seen *int64) (int64, error) {
+			w := api.newWriter(out)
+			w.WriteString("a header\n")
+			n, err := api.newReader(in).WriteTo(w)
+			return n, firstError(err, w.Flush())
+		}},
+	}
+	type result struct {
+		N      int64
+		Err    error
+		Seen   int64  // bytes the wrapper's own Read or Write saw
+		Output string // what reached the output file
+	}
+	run := func(api pkgAPI, name string, copy copyFunc) result {
+		in, err := os.Open(input)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer in.Close()
+		outName := filepath.Join(dir, api.name+"-"+strconv.Itoa(len(name)))
+		out, err := os.Create(outName)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer out.Close()
+		var r result
+		r.N, r.Err = copy(api, in, out, &r.Seen)
+		b, err := os.ReadFile(outName)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r.Output = fmt.Sprintf("%d bytes, %d upper-case lines", len(b), bytes.Count(b, []byte("A LINE IN LOWER CASE")))
+		return r
+	}
+	for _, tt := range tests {
+		want, got := run(bufioAPI, tt.name, tt.copy), run(streamAPI, tt.name, tt.copy)
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Errorf("%s (-bufio +stream):\n%s", tt.name, diff)
 		}
 	}
 }

@@ -48,6 +48,13 @@ func statFile(fd uintptr) *fileStat {
 // wrapper of a descriptor). A net.Conn is deliberately not one: it has no
 // Fd method, and a socket stream gets exactly what bufio gives it.
 //
+// Being a descriptor decides buffering only: the size and mode come from
+// fstat and the terminal test of the number behind the value. Bytes still
+// go through the value's own Read and Write. A kernel copy, which moves
+// bytes between descriptor numbers and so bypasses those methods, takes
+// only concrete types whose methods are the descriptor's bytes (planCopy
+// in zerocopy_linux.go), as package os's own copies do.
+//
 // The descriptor number is always reached the same way, by rawConn:
 // through SyscallConn when the value has it, and only otherwise through Fd.
 // os.File's Fd puts a non-blocking descriptor into blocking mode (its
@@ -96,9 +103,9 @@ func rawConn(u any) (rc syscall.RawConn, ok bool) {
 }
 
 // fdConn is the RawConn of a value that offers only its descriptor
-// number. No poller waits for it, so Read and Write call f until it says
-// it is done; a caller that cannot go on waits in its own way (the kernel
-// copy polls a descriptor it is told is blocking).
+// number, for the buffering decision's fstat (Control). No poller waits
+// for it, so Read and Write call f until it says it is done; no kernel
+// copy uses them, since it takes only values with SyscallConn.
 type fdConn uintptr
 
 func (c fdConn) Control(f func(fd uintptr)) error { f(uintptr(c)); return nil }

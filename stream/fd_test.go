@@ -343,10 +343,11 @@ func TestFDPipePolicies(t *testing.T) {
 type embeddedFile struct{ *os.File }
 
 // TestFDPipeStaysNonBlocking: deciding a stream over a non-blocking pipe,
-// reading and writing through it and copying in the kernel do not make the
-// descriptor blocking (as Fd would), so its deadlines keep working and a
-// read can time out instead of hanging. This holds for an *os.File and for
-// a type embedding one, which stream reaches through SyscallConn as well.
+// reading and writing through it and copying (in the kernel between
+// *os.File values) do not make the descriptor blocking (as Fd would), so
+// its deadlines keep working and a read can time out instead of hanging.
+// This holds for an *os.File and for a type embedding one, which stream
+// reaches through SyscallConn as well.
 func TestFDPipeStaysNonBlocking(t *testing.T) {
 	tests := []struct {
 		name string
@@ -369,7 +370,7 @@ func TestFDPipeStaysNonBlocking(t *testing.T) {
 			if _, err := r.ReadString('\n'); err != nil { // the Reader's
 				t.Fatal(err)
 			}
-			// And a kernel copy between two of them (splice).
+			// And a copy between two of them (splice between files).
 			dr, dw := newPipe(t)
 			pw.WriteString("def")
 			pw.Close()

@@ -15,6 +15,15 @@ import (
 // copy, as os.File's own copies report theirs.
 func newSyscallError(name string, err error) error { return os.NewSyscallError(name, err) }
 
+// isOSFile reports whether v is a non-nil *os.File, itself and not a
+// type embedding one: the one kind of destination, and one of the
+// sources, whose Read and Write a kernel copy may stand in for
+// (planCopy).
+func isOSFile(v any) bool {
+	f, ok := v.(*os.File)
+	return ok && f != nil
+}
+
 // osFile returns w if it is an *os.File: the writer whose Write turns
 // EPIPE on standard output or standard error into the runtime's SIGPIPE.
 func osFile(w io.Writer) (io.Writer, bool) {

@@ -50,6 +50,13 @@ func newSyscallError(name string, err error) error {
 	return &syscallError{name, err}
 }
 
+// isOSFile reports whether v is a non-nil *os.File, as package os says
+// (osSide): the one kind of destination, and one of the sources, whose
+// Read and Write a kernel copy may stand in for (planCopy).
+func isOSFile(v any) bool {
+	return osSide.isFile != nil && osSide.isFile(v)
+}
+
 // osFile returns w if it is a descriptor writer (an *os.File is one: it has
 // Fd and SyscallConn), whose Write turns EPIPE on standard output or
 // standard error into the runtime's SIGPIPE.
