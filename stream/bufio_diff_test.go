@@ -963,13 +963,40 @@ func TestDiffNewReturnsExisting(t *testing.T) {
 }
 
 // TestDiffAllocs checks that constructing and resetting a Reader or
-// Writer over an in-memory stream allocates no more than bufio does: a
-// Reset reuses the buffer.
+// Writer allocates no more than bufio does, over an in-memory stream and
+// over a file: a Reset reuses the buffer, and deciding a descriptor's
+// buffering (fstat, the policy, Info's reason) allocates nothing.
 func TestDiffAllocs(t *testing.T) {
+	t.Setenv(policyEnv, "")
+	f, err := os.CreateTemp(t.TempDir(), "allocs")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if _, err := f.WriteString("some text\n"); err != nil {
+		t.Fatal(err)
+	}
 	src := strings.NewReader("some text\n")
-	type counts struct{ NewReader, NewWriter, ResetReader, ResetWriter, Scan float64 }
+	type counts struct {
+		NewReader, NewWriter, ResetReader, ResetWriter, Scan float64
+		// Over the file: each run reads or writes one byte, so that a
+		// descriptor's stream decides and gets its buffer.
+		NewReaderFile, NewWriterFile, ResetReaderFile, ResetWriterFile float64
+	}
+	readByte := func(r bufReader) {
+		f.Seek(0, io.SeekStart)
+		if _, err := r.ReadByte(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	writeByte := func(w bufWriter) {
+		if err := w.WriteByte('x'); err != nil {
+			t.Fatal(err)
+		}
+	}
 	measure := func(api pkgAPI) counts {
 		r, w := api.newReader(src), api.newWriter(io.Discard)
+		fr, fw := api.newReader(f), api.newWriter(f)
 		return counts{
 			NewReader:   testing.AllocsPerRun(20, func() { api.newReader(src) }),
 			NewWriter:   testing.AllocsPerRun(20, func() { api.newWriter(io.Discard) }),
@@ -981,6 +1008,10 @@ func TestDiffAllocs(t *testing.T) {
 				for s.Scan() {
 				}
 			}),
+			NewReaderFile:   testing.AllocsPerRun(20, func() { readByte(api.newReader(f)) }),
+			NewWriterFile:   testing.AllocsPerRun(20, func() { writeByte(api.newWriter(f)) }),
+			ResetReaderFile: testing.AllocsPerRun(20, func() { fr.Reset(f); readByte(fr) }),
+			ResetWriterFile: testing.AllocsPerRun(20, func() { fw.Reset(f); writeByte(fw) }),
 		}
 	}
 	if diff := cmp.Diff(measure(bufioAPI), measure(streamAPI)); diff != "" {

@@ -3,9 +3,11 @@ package stream
 import (
 	"errors"
 	"fmt"
+	"io"
 	"math"
 	"os"
 	"strconv"
+	"strings"
 	"syscall"
 	"testing"
 
@@ -219,7 +221,7 @@ func TestPolicySize(t *testing.T) {
 					st = &fileStat{blksize: b, regular: reg}
 				}
 				size, reason := tt.p.size(st)
-				if reason == "" {
+				if reason.String() == "" {
 					t.Errorf("%v.size(st_blksize %d): no reason", tt.p, b)
 				}
 				got = append(got, size)
@@ -261,6 +263,116 @@ func TestFileCap(t *testing.T) {
 		limit, ok := fileCap(tt.st)
 		if diff := cmp.Diff(tt.want, result{limit, ok}); diff != "" {
 			t.Errorf("fileCap(%+v) (-want +got):\n%s", tt.st, diff)
+		}
+	}
+}
+
+// TestReasonString checks Info's Reason as reason formats it, for each
+// rule and with what decide puts on top.
+func TestReasonString(t *testing.T) {
+	tests := []struct {
+		r    reason
+		want string
+	}{
+		{reason{}, ""},
+		{reason{size: sizeNotDescriptor}, "not a descriptor: bufio's 4096"},
+		{reason{size: sizeRequested, mode: modeTerminal}, "terminal: requested size"},
+		{reason{size: sizeFixed}, "fixed size"},
+		{reason{size: sizeBufio}, "bufio's 4096"},
+		{reason{size: sizeRust}, "Rust's 8192"},
+		{reason{size: sizeCpython, blksize: 4096}, "CPython's open(st_blksize 4096)"},
+		{reason{size: sizeCoreutils, blksize: 1024}, "io_blksize(st_blksize 1024)"},
+		{reason{size: sizeFstatFailed}, "fstat failed: BUFSIZ"},
+		{reason{size: sizeNoBlksize, blksize: -1}, "st_blksize -1: BUFSIZ"},
+		{reason{size: sizeBlksize, blksize: 131072}, "st_blksize 131072"},
+		{reason{size: sizeCapped, blksize: 2 << 20, bound: 131072}, "st_blksize 2097152 capped at 131072"},
+		{reason{size: sizeRaised, blksize: 1024, bound: 4096, mode: modeTerminal}, "terminal: st_blksize 1024 raised to bufio's 4096"},
+		{reason{size: sizeRounded, blksize: 12800, bound: 16384, mode: modeStderr}, "standard error: st_blksize 12800 rounded up to 16384"},
+		{reason{size: sizeBlksize, blksize: 131072, capped: true, fileSize: 100}, "st_blksize 131072, capped at st_size 100 in whole blocks"},
+		{reason{size: sizeBlksize, blksize: 4096, mode: modeStdbuf, env: "_STDBUF_O=L"}, "_STDBUF_O=L"},
+		{reason{size: sizeBlksize, blksize: 4096, mode: modeSetvbuf}, "Setvbuf"},
+	}
+	for _, tt := range tests {
+		if got := tt.r.String(); got != tt.want {
+			t.Errorf("%+v.String() = %q, want %q", tt.r, got, tt.want)
+		}
+	}
+}
+
+// TestResetReusesBuffer: Reset keeps the buffer when the new decision
+// gives the same size, over a file, a pipe or memory, and makes one of
+// the new size when it does not, keeping the settings it is documented to
+// keep.
+func TestResetReusesBuffer(t *testing.T) {
+	t.Setenv(policyEnv, "")
+	dir := t.TempDir()
+	// Files larger than the buffers, so that a Reader's is not capped at
+	// the file's size.
+	big := strings.Repeat("x", 100000)
+	file := func(content string) *os.File {
+		f, err := os.CreateTemp(dir, "f")
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { f.Close() })
+		if _, err := f.WriteString(content); err != nil {
+			t.Fatal(err)
+		}
+		f.Seek(0, io.SeekStart)
+		return f
+	}
+	pr, pw, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pr.Close()
+	defer pw.Close()
+	pw.WriteString("piped\n")
+
+	r := NewReaderPolicy(file(big), 65536)
+	r.ReadByte()
+	steps := []struct {
+		to   io.Reader
+		same bool // the buffer is the one before
+		size int
+	}{
+		{file(big), true, 65536},
+		{pr, true, 65536},
+		{strings.NewReader("three\n"), false, 4096}, // not a descriptor: bufio's size
+		{strings.NewReader("four\n"), true, 4096},
+		{file(big), false, 65536},
+	}
+	for i, st := range steps {
+		prev := &r.buf[0]
+		r.Reset(st.to)
+		if _, err := r.ReadByte(); err != nil {
+			t.Fatalf("step %d: %v", i, err)
+		}
+		if got := &r.buf[0] == prev; got != st.same || r.Size() != st.size {
+			t.Errorf("step %d: buffer reused %v, size %d; want %v, %d", i, got, r.Size(), st.same, st.size)
+		}
+	}
+
+	w := NewWriterPolicy(file(""), 65536)
+	w.WriteByte('x')
+	for i, st := range []struct {
+		to   io.Writer
+		same bool
+		size int
+	}{
+		{file(""), true, 65536},
+		{pw, true, 65536},
+		{io.Discard, false, 4096},
+		{new(strings.Builder), true, 4096},
+		{file(""), false, 65536},
+	} {
+		prev := &w.buf[0]
+		w.Reset(st.to)
+		if err := w.WriteByte('x'); err != nil {
+			t.Fatalf("Writer step %d: %v", i, err)
+		}
+		if got := &w.buf[0] == prev; got != st.same || w.Size() != st.size {
+			t.Errorf("Writer step %d: buffer reused %v, size %d; want %v, %d", i, got, w.Size(), st.same, st.size)
 		}
 	}
 }

@@ -24,6 +24,23 @@ func isOSFile(v any) bool {
 	return ok && f != nil
 }
 
+// controlOSFile calls fn with the descriptor of v if v is a non-nil
+// *os.File, as its SyscallConn's Control does; isFile is false, and fn is
+// not called, if v is not one. Called on the concrete type, SyscallConn
+// and Control are inlined and devirtualized, so that neither the RawConn
+// nor fn escapes: deciding a stream over a file allocates nothing.
+func controlOSFile(v any, fn func(fd uintptr)) (isFile bool, err error) {
+	f, ok := v.(*os.File)
+	if !ok || f == nil {
+		return false, nil
+	}
+	rc, err := f.SyscallConn()
+	if err != nil {
+		return true, err
+	}
+	return true, rc.Control(fn)
+}
+
 // osFile returns w if it is an *os.File: the writer whose Write turns
 // EPIPE on standard output or standard error into the runtime's SIGPIPE.
 func osFile(w io.Writer) (io.Writer, bool) {

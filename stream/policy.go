@@ -222,50 +222,60 @@ func parseSize(s string) (n int, why string) {
 }
 
 // size is the buffer size p gives a descriptor for which fstat reported
-// st (nil when fstat failed). p must be resolved (not PolicyDefault).
-func (p Policy) size(st *fileStat) (size int, reason string) {
+// st (nil when fstat failed), and the rule that gave it. p must be
+// resolved (not PolicyDefault).
+func (p Policy) size(st *fileStat) (size int, why reason) {
 	if p > 0 {
-		return int(p), "fixed size"
+		return int(p), reason{size: sizeFixed}
 	}
 	if n, sized := p.aheadSize(); sized {
-		return n, "fixed size"
+		return n, reason{size: sizeFixed}
 	}
 	switch p {
 	case PolicyBufio:
-		return bufioSize, "bufio's 4096"
+		return bufioSize, reason{size: sizeBufio}
 	case PolicyRust:
-		return rustBufSize, "Rust's 8192"
+		return rustBufSize, reason{size: sizeRust}
 	}
 	var blksize int64
 	if st != nil {
 		blksize = st.blksize
 	}
+	why.blksize = blksize
 	switch {
 	case p == PolicyCpython:
-		return cpythonSize(blksize), "CPython's open(st_blksize " + itoa(blksize) + ")"
+		why.size = sizeCpython
+		return cpythonSize(blksize), why
 	case p == PolicyCoreutils:
-		return coreutilsBlksize(blksize, st != nil && st.regular), "io_blksize(st_blksize " + itoa(blksize) + ")"
+		why.size = sizeCoreutils
+		return coreutilsBlksize(blksize, st != nil && st.regular), why
 	case st == nil:
-		return glibcBUFSIZ, "fstat failed: BUFSIZ"
+		return glibcBUFSIZ, reason{size: sizeFstatFailed}
 	case blksize <= 0:
-		return glibcBUFSIZ, "st_blksize " + itoa(blksize) + ": BUFSIZ"
+		why.size = sizeNoBlksize
+		return glibcBUFSIZ, why
 	}
 	if p == PolicyBufsiz {
 		if blksize > glibcBUFSIZ {
-			return glibcBUFSIZ, "st_blksize " + itoa(blksize) + " capped at " + itoa(glibcBUFSIZ)
+			why.size, why.bound = sizeCapped, glibcBUFSIZ
+			return glibcBUFSIZ, why
 		}
-		return int(blksize), "st_blksize " + itoa(blksize)
+		why.size = sizeBlksize
+		return int(blksize), why
 	}
-	switch size := blksizeRule(blksize); {
-	case size == blksize:
-		return int(size), "st_blksize " + itoa(blksize)
+	rule := blksizeRule(blksize)
+	why.bound = rule
+	switch {
+	case rule == blksize:
+		why.size = sizeBlksize
 	case blksize > maxBlksizeBuffer:
-		return int(size), "st_blksize " + itoa(blksize) + " capped at " + itoa(size)
+		why.size = sizeCapped
 	case blksize < bufioSize:
-		return int(size), "st_blksize " + itoa(blksize) + " raised to bufio's " + itoa(size)
+		why.size = sizeRaised
 	default:
-		return int(size), "st_blksize " + itoa(blksize) + " rounded up to " + itoa(size)
+		why.size = sizeRounded
 	}
+	return int(rule), why
 }
 
 // blksizeRule is PolicyBlksize's size for a positive st_blksize: at most

@@ -170,8 +170,8 @@ func describe(x any) (e copyEnd, ok bool) {
 	e.rc = rc
 	ok = false
 	cerr := rc.Control(func(fd uintptr) {
-		st := fstat(fd)
-		if st == nil {
+		var st fileStat
+		if !fstat(fd, &st) {
 			return
 		}
 		var err error

@@ -57,6 +57,13 @@ func isOSFile(v any) bool {
 	return osSide.isFile != nil && osSide.isFile(v)
 }
 
+// controlOSFile reports that v is no *os.File it can reach without an
+// interface: the caller (statDescriptor) then takes v's descriptor
+// through SyscallConn, as for any descriptor.
+func controlOSFile(v any, fn func(fd uintptr)) (isFile bool, err error) {
+	return false, nil
+}
+
 // osFile returns w if it is a descriptor writer (an *os.File is one: it has
 // Fd and SyscallConn), whose Write turns EPIPE on standard output or
 // standard error into the runtime's SIGPIPE.
