@@ -77,6 +77,13 @@ func isNetStream(v any) bool {
 // handled is false when the kernel refused before any byte moved, and the
 // caller copies in user space. c counts the calls made.
 func (p *copyPlan) run(c *counters) (written int64, handled bool, err error) {
+	// The destination's RawConn is taken again, after the caller's flush
+	// into it: under stdiobuf build -stdout, os.Stdout's SyscallConn first
+	// writes out what package os buffers for it, where the flush may just
+	// have put bytes that must come before the copied ones.
+	if rc, ok := rawConn(p.dst); ok {
+		p.out.rc = rc
+	}
 	written, handled, err = p.runWith(linuxSys{}, c)
 	sigpipeOnEPIPE(p.dst, err)
 	return written, handled, err

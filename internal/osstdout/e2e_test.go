@@ -212,7 +212,8 @@ func runEnv(t *testing.T, bin string, s sink, merged bool, env []string, args ..
 }
 
 // TestSameOutput: every exit path that runs exit hooks, a child writing
-// to the same descriptor, a raw write after Fd, io.Copy into os.Stdout,
+// to the same descriptor, a raw write after Fd, io.Copy into os.Stdout, a
+// bufio.Reader's WriteTo into a bufio.Writer over it (a kernel copy),
 // standard error merged into standard output, Close, Stat and Seek (which
 // see the bytes printed before them) and a log.Logger on os.Stdout deliver
 // every byte in the order of the plain build, wherever standard output
@@ -235,6 +236,7 @@ func TestSameOutput(t *testing.T) {
 		{"child", []string{"child"}, false},
 		{"fd", []string{"fd"}, false},
 		{"copy", []string{"copy", data}, false},
+		{"bufio copy", []string{"bufiocopy", data}, false},
 		{"stderr 2>&1", []string{"stderr"}, true},
 		{"close", []string{"close"}, false},
 		{"Stat and Seek", []string{"stat"}, false},

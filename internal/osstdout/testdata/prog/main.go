@@ -96,6 +96,21 @@ func main() {
 		}
 		io.Copy(os.Stdout, f)
 		lines("after copy", 10)
+	case "bufiocopy":
+		// A bufio.Writer over os.Stdout holding bytes, then a
+		// bufio.Reader's WriteTo into it (a kernel copy under package
+		// stream): the held bytes come out first.
+		lines("before bufiocopy", 10)
+		f, err := os.Open(os.Args[2])
+		if err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+		w := bufio.NewWriter(os.Stdout)
+		fmt.Fprintln(w, "held by the bufio.Writer")
+		bufio.NewReader(f).WriteTo(w)
+		w.Flush()
+		lines("after bufiocopy", 10)
 	case "replace":
 		// A program that replaces os.Stdout writes to what it put there.
 		lines("original", 5)
