@@ -131,8 +131,8 @@ func (c fdConn) Write(f func(fd uintptr) (done bool)) error {
 // descriptor, statConn may.
 func statDescriptor(u any, st *fileStat) (fd int, statted, isFD bool) {
 	d, ok := -1, false
-	isFile, err := controlOSFile(u, func(fd uintptr) {
-		d, ok = int(fd), statFile(fd, st)
+	isFile, err := controlOSFile(u, func(n uintptr) {
+		d, ok = int(n), statFile(n, st)
 	})
 	switch {
 	case isFile && err != nil:
@@ -158,8 +158,8 @@ func statDescriptor(u any, st *fileStat) (fd int, statted, isFD bool) {
 func statConn(rc syscall.RawConn, st *fileStat) (fd int, statted bool, err error) {
 	d, ok := -1, false
 	var s fileStat
-	err = rc.Control(func(fd uintptr) {
-		d, ok = int(fd), statFile(fd, &s)
+	err = rc.Control(func(n uintptr) {
+		d, ok = int(n), statFile(n, &s)
 	})
 	*st = s
 	return d, ok, err
