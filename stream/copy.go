@@ -6,9 +6,9 @@ import (
 )
 
 // WriteTo implements io.WriterTo. It writes the buffered bytes, then the
-// rest of the input. When the underlying reader is an *os.File (or a
-// stream socket of package net) and w is an *os.File, or a Writer of this
-// package over one, the rest moves in the kernel (copy_file_range,
+// rest of the input. When the underlying reader is an *os.File and w is
+// an *os.File, or a Writer of this package over one, the rest moves in
+// the kernel (copy_file_range,
 // sendfile or splice) where the kernel allows; a Writer's buffer is
 // flushed first. Otherwise it behaves as bufio: it may make multiple calls
 // to the Read method of the underlying reader, and if that reader supports
@@ -125,9 +125,8 @@ func (b *Reader) kernelCopyTo(w io.Writer, limit int64) (n int64, handled bool, 
 }
 
 // ReadFrom implements io.ReaderFrom. When the underlying writer is an
-// *os.File and r is one, or a stream socket of package net (either may be
-// under *io.LimitedReaders), it flushes the buffer and moves the bytes in
-// the kernel where the kernel allows. Otherwise it behaves as bufio: if
+// *os.File and r is one (perhaps under *io.LimitedReaders), it flushes
+// the buffer and moves the bytes in the kernel where the kernel allows. Otherwise it behaves as bufio: if
 // the underlying writer supports ReadFrom, this calls it; if there is
 // buffered data, this fills the buffer and writes it before. A
 // line-buffered Writer writes out through the last newline of each chunk

@@ -47,10 +47,9 @@
 // input back to a seekable descriptor as fflush on an input stream.
 // CopyRecords and CopyBytes copy whole runs of records or bytes to a
 // writer without stopping at each one; WriteTo, ReadFrom and CopyBytes
-// move bytes in the kernel between *os.File values (the source may also
-// be a TCP or Unix stream connection); a value that only offers a
-// descriptor is buffered by it but read and written through its own
-// methods, as bufio does. Stdin, Stdout
+// move bytes in the kernel between *os.File values; a value that only
+// offers a descriptor is buffered by it but read and written through its
+// own methods, as bufio does. Stdin, Stdout
 // and Stderr are the standard streams, and honour coreutils stdbuf's
 // _STDBUF_I, _STDBUF_O and _STDBUF_E, so `stdbuf -oL prog` works on a Go
 // program. Flush and Exit stand in for the flush glibc does at exit.

@@ -120,11 +120,8 @@ func (s *setup) decide(u any, dir direction) {
 // That decision depends only on what Reset keeps (the requested size, the
 // policy, Setvbuf).
 func (s *setup) keeps(u any) bool {
-	if !s.decided || s.overFD {
-		return false
-	}
 	_, hasFd := u.(interface{ Fd() uintptr }) // isDescriptor's first test, inlined
-	return !hasFd || !isDescriptor(u)
+	return s.decided && !s.overFD && (!hasFd || !isDescriptor(u))
 }
 
 // apply puts what Setvbuf asked for (if anything) over the decision and

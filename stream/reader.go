@@ -182,6 +182,13 @@ func (b *Reader) Reset(r io.Reader) {
 		b.s.calls = counters{}
 		return
 	}
+	b.reset(r)
+}
+
+// reset is Reset for a new decision: the settings Reset keeps stay, the
+// old buffer is kept as a spare for init, and a reader that is not a
+// descriptor is decided and given its buffer at once, as bufio's is.
+func (b *Reader) reset(r io.Reader) {
 	b.resetAhead(r)
 	s := setup{policy: b.s.policy, size: b.s.size, vbuf: b.s.vbuf, vmode: b.s.vmode, vsize: b.s.vsize}
 	spare := b.buf

@@ -145,6 +145,13 @@ func (b *Writer) Reset(w io.Writer) {
 		b.s.calls = counters{}
 		return
 	}
+	b.reset(w)
+}
+
+// reset is Reset for a new decision: the settings Reset keeps stay, the
+// old buffer is kept as a spare for init, and a writer that is not a
+// descriptor is decided and given its buffer at once, as bufio's is.
+func (b *Writer) reset(w io.Writer) {
 	s := setup{policy: b.s.policy, size: b.s.size, vbuf: b.s.vbuf, vmode: b.s.vmode, vsize: b.s.vsize}
 	spare := b.buf
 	if spare == nil {

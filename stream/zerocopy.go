@@ -12,9 +12,9 @@ import (
 // looks at both ends and changes neither), and only then pass on the bytes
 // they hold in their buffers and run the plan. On Linux
 // (zerocopy_linux.go) the kernel moves the bytes with copy_file_range,
-// sendfile or splice, between a concrete *os.File and a concrete *os.File
-// or stream socket of package net; elsewhere (zerocopy_other.go) there is
-// never a plan and the caller copies in user space, as bufio does.
+// sendfile or splice, between two concrete *os.File values; elsewhere
+// (zerocopy_other.go) there is never a plan and the caller copies in user
+// space, as bufio does.
 //
 // The rule that keeps every byte accounted for: a plan's run declines
 // (handled false) only while no byte has been taken from the source, so the

@@ -6,7 +6,6 @@ import (
 	"cmp"
 	"errors"
 	"io"
-	"reflect"
 	"syscall"
 )
 
@@ -26,15 +25,19 @@ type copyPlan struct {
 //
 // A kernel copy stands in for the Read and Write calls a user-space copy
 // would make, so it takes only ends whose Read and Write are the
-// descriptor's own bytes: dst a non-nil *os.File, src one or a stream
-// socket of package net (*net.TCPConn, *net.UnixConn), either under
-// *io.LimitedReaders. The concrete types, not what a value offers: a type
-// embedding *os.File, or any value with an Fd or SyscallConn method, may
-// transform, count or log in its own Read and Write, which a copy between
-// the descriptor numbers would bypass. (Such a value is still a
-// descriptor for deciding a stream's size and mode: see fd.go.)
+// descriptor's own bytes: a non-nil *os.File at both ends, the source
+// perhaps under *io.LimitedReaders. The concrete type, not what a value
+// offers: a type embedding *os.File, or any value with an Fd or
+// SyscallConn method, may transform, count or log in its own Read and
+// Write, which a copy between the descriptor numbers would bypass. (Such
+// a value is still a descriptor for deciding a stream's size and mode:
+// see fd.go.) A socket of package net is not taken either: telling a
+// *net.TCPConn from a type embedding one needs package net or reflect,
+// which this package does not link into every program; bufio's rule, which
+// the callers then follow, reaches package net's and package os's own
+// kernel copies (TCPConn.WriteTo, File.ReadFrom's splice) for it.
 func planCopy(dst io.Writer, src io.Reader, limit int64) (p copyPlan, ok bool) {
-	if end := copySourceEnd(src); !isOSFile(dst) || !isOSFile(end) && !isNetStream(end) {
+	if !isOSFile(dst) || !isOSFile(copySourceEnd(src)) {
 		return copyPlan{}, false
 	}
 	return describeCopy(dst, newCopySource(src, limit))
@@ -56,21 +59,6 @@ func describeCopy(dst io.Writer, s copySource) (p copyPlan, ok bool) {
 		return copyPlan{}, false
 	}
 	return copyPlan{src: s, dst: dst, in: in, out: out}, true
-}
-
-// isNetStream reports whether v is a non-nil *net.TCPConn or
-// *net.UnixConn, itself and not a type embedding one. It goes by the
-// type's package path and name: importing package net here would link it,
-// and its resolver, into every program that buffers its I/O.
-func isNetStream(v any) bool {
-	t := reflect.TypeOf(v)
-	if t == nil || t.Kind() != reflect.Pointer {
-		return false
-	}
-	if e := t.Elem(); e.PkgPath() != "net" || e.Name() != "TCPConn" && e.Name() != "UnixConn" {
-		return false
-	}
-	return !reflect.ValueOf(v).IsNil()
 }
 
 // run moves the bytes (see the package's zero-copy rules in zerocopy.go):
