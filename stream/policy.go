@@ -132,9 +132,8 @@ var policyNames = [...]string{"default", "blksize", "bufsiz", "coreutils", "bufi
 
 // String returns the policy's name as ParsePolicy reads it: "blksize",
 // "bufsiz", "coreutils", "bufio", "readahead", "cpython", "rust",
-// "default", a byte count such
-// as "65536", or "readahead:65536". An invalid policy prints as
-// "Policy(-9)".
+// "default", a byte count such as "65536", or "readahead:65536". An
+// invalid policy prints as "Policy(-9)".
 func (p Policy) String() string {
 	switch n, sized := p.aheadSize(); {
 	case sized:
@@ -155,9 +154,9 @@ func (p Policy) valid() bool {
 }
 
 // ParsePolicy parses a policy name (blksize, bufsiz, coreutils, bufio,
-// readahead, cpython, rust or default, in any case), a size: a decimal byte count with an
-// optional suffix K, KiB (1024), KB (1000), M, MiB, MB, G, GiB or GB, at
-// most 1 GiB, or readahead:SIZE (ReadaheadSize).
+// readahead, cpython, rust or default, in any case), a size: a decimal
+// byte count with an optional suffix K, KiB (1024), KB (1000), M, MiB, MB,
+// G, GiB or GB, at most 1 GiB, or readahead:SIZE (ReadaheadSize).
 // The error wraps ErrInvalidPolicy and names the text and what is
 // accepted, or the 1 GiB cap for a size that is too big.
 func ParsePolicy(s string) (Policy, error) {
