@@ -12,7 +12,9 @@
 # /dev/null (st_blksize 4096: only the input is read in small blocks) and
 # to a file on the mount (both streams on it). Runs are interleaved: each
 # round runs every command once, starting one command further on than the
-# last; figures are medians of the rounds' wall times, from fork to exit.
+# last; figures are medians of the rounds' wall times and CPU times (user
+# plus system, from bash's time), the latter less disturbed by a loaded
+# machine.
 #
 # Usage: bench/smallblksize.sh [--rounds R] [--lines L] [--before GETDELIM]
 #
@@ -21,8 +23,9 @@
 #   --before GETDELIM    also time this getdelim (e.g. built from main)
 #
 # Needs root (the mount), mkfs.ext4 and go. Prints a Markdown table with
-# the date, machine and load. Exit status: 0 when blksize is at most 1.05x
-# bufio on both outputs, 1 when not, 2 on a usage or setup error.
+# the date, machine and load. Exit status: 0 when blksize's CPU time is at
+# most 1.05x bufio's on both outputs, 1 when not, 2 on a usage or setup
+# error.
 set -euo pipefail
 export LC_ALL=C # $EPOCHREALTIME's decimal point is the locale's
 
@@ -77,47 +80,56 @@ for out in null file; do
 		done
 	done
 done
-run() { # run CMD: prints the wall time of one run in microseconds
-	local tool policy out bin dst t0 t1
+us() { # us 1.234: the microseconds of a time in seconds with 3 decimals
+	[[ $1 =~ ^([0-9]+)\.([0-9]{3})$ ]] || die "time printed '$1'"
+	echo $((10#${BASH_REMATCH[1]} * 1000000 + 10#${BASH_REMATCH[2]} * 1000))
+}
+run() { # run CMD: prints the wall and the CPU time of one run in microseconds
+	local tool policy out bin dst real user sys
 	IFS=: read -r tool policy out <<<"$1"
 	bin=$work/getdelim
 	[[ $tool == before ]] && bin=$before
 	dst=/dev/null
 	[[ $out == file ]] && dst=$mnt/out.txt
-	t0=$EPOCHREALTIME
-	"$bin" --loop --policy "$policy" -n "$lines" "$input" >"$dst" || die "$1 failed"
-	t1=$EPOCHREALTIME
-	echo $(((${t1/./} - ${t0/./})))
+	TIMEFORMAT='%3R %3U %3S'
+	{ time "$bin" --loop --policy "$policy" -n "$lines" "$input" >"$dst" 2>"$work/err"; } 2>"$work/time" ||
+		die "$1 failed: $(cat "$work/err")"
+	read -r real user sys <"$work/time"
+	echo "$(us "$real") $(($(us "$user") + $(us "$sys")))"
 }
-declare -A times
+declare -A wall cpu
 load_before=$(cut -d' ' -f1-3 /proc/loadavg)
 for ((r = 0; r < rounds; r++)); do
 	n=${#cmds[@]}
 	for ((i = 0; i < n; i++)); do
 		c=${cmds[$(((i + r) % n))]}
-		times[$c]+="$(run "$c") "
+		read -r w u <<<"$(run "$c")"
+		wall[$c]+="$w "
+		cpu[$c]+="$u "
 	done
 done
 load_after=$(cut -d' ' -f1-3 /proc/loadavg)
 median() { tr ' ' '\n' <<<"$1" | grep . | sort -n | awk '{a[NR]=$1} END {print (NR % 2) ? a[(NR+1)/2] : int((a[NR/2]+a[NR/2+1])/2)}'; }
+ms() { echo "$(($1 / 1000)).$(printf %03d $(($1 % 1000))) ms"; }
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN {printf "%.3f", a / b}'; }
 
 status=0
 echo "# getdelim --loop on ext4 -b 1024 (st_blksize 1024)"
 echo
 echo "$(date -u +'%Y-%m-%d %H:%M UTC'), $(nproc) CPUs ($(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')), $(uname -sr), $(go version | cut -d' ' -f3); load average $load_before before, $load_after after"
 echo
-echo "Input: $lines lines, $(stat -c %s "$input") bytes. Median of $rounds interleaved rounds."
+echo "Input: $lines lines, $(stat -c %s "$input") bytes. Medians of $rounds interleaved rounds."
 echo "Command: bench/smallblksize.sh --rounds $rounds --lines $lines${before:+ --before GETDELIM}"
 echo
-echo "| getdelim | output | bufio | blksize | blksize / bufio |"
-echo "|---|---|---|---|---|"
+echo "| getdelim | output | bufio wall | blksize wall | ratio | bufio CPU | blksize CPU | ratio |"
+echo "|---|---|---|---|---|---|---|---|"
 for out in null file; do
 	for tool in new ${before:+before}; do
-		b=$(median "${times[$tool:bufio:$out]}")
-		k=$(median "${times[$tool:blksize:$out]}")
-		ratio=$(awk -v k="$k" -v b="$b" 'BEGIN {printf "%.3f", k / b}')
-		echo "| $tool | ${out/null//dev/null} | $((b / 1000)).$(printf %03d $((b % 1000))) ms | $((k / 1000)).$(printf %03d $((k % 1000))) ms | ${ratio}x |"
-		if [[ $tool == new ]] && awk -v r="$ratio" 'BEGIN {exit !(r > 1.05)}'; then
+		bw=$(median "${wall[$tool:bufio:$out]}") kw=$(median "${wall[$tool:blksize:$out]}")
+		bc=$(median "${cpu[$tool:bufio:$out]}") kc=$(median "${cpu[$tool:blksize:$out]}")
+		rc=$(ratio "$kc" "$bc")
+		echo "| $tool | ${out/null//dev/null} | $(ms "$bw") | $(ms "$kw") | $(ratio "$kw" "$bw")x | $(ms "$bc") | $(ms "$kc") | ${rc}x |"
+		if [[ $tool == new ]] && awk -v r="$rc" 'BEGIN {exit !(r > 1.05)}'; then
 			status=1
 		fi
 	done
