@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"io"
 	"math/rand/v2"
+	"os"
 	"strings"
 	"sync"
 	"testing"
@@ -141,3 +142,77 @@ func BenchmarkScannerLines(b *testing.B) {
 		})
 	})
 }
+
+// The Reset benchmarks: a Reset and one byte read or written, the work of
+// a program that reuses one Reader or Writer for many short streams. Over
+// memory both packages only reuse the buffer; over a file stream also
+// decides the buffering again (one fstat) and must allocate nothing.
+
+// benchResetReaders resets a Reader of each package to r and reads a
+// byte, after rewind.
+func benchResetReaders(b *testing.B, r io.Reader, rewind func()) {
+	br, sr := bufio.NewReader(r), NewReader(r)
+	b.Run("impl=bufio", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			rewind()
+			br.Reset(r)
+			br.ReadByte()
+		}
+	})
+	b.Run("impl=stream", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			rewind()
+			sr.Reset(r)
+			sr.ReadByte()
+		}
+	})
+}
+
+// benchResetWriters resets a Writer of each package to w and writes a
+// byte, which the next Reset drops.
+func benchResetWriters(b *testing.B, w io.Writer) {
+	bw, sw := bufio.NewWriter(w), NewWriter(w)
+	b.Run("impl=bufio", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			bw.Reset(w)
+			bw.WriteByte('x')
+		}
+	})
+	b.Run("impl=stream", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			sw.Reset(w)
+			sw.WriteByte('x')
+		}
+	})
+}
+
+// benchFile is a temporary file holding a line.
+func benchFile(b *testing.B) *os.File {
+	f, err := os.CreateTemp(b.TempDir(), "bench")
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { f.Close() })
+	if _, err := f.WriteString("some text\n"); err != nil {
+		b.Fatal(err)
+	}
+	return f
+}
+
+func BenchmarkResetReader(b *testing.B) {
+	src := strings.NewReader("some text\n")
+	benchResetReaders(b, src, func() { src.Seek(0, io.SeekStart) })
+}
+
+func BenchmarkResetReaderFile(b *testing.B) {
+	f := benchFile(b)
+	benchResetReaders(b, f, func() { f.Seek(0, io.SeekStart) })
+}
+
+func BenchmarkResetWriter(b *testing.B) { benchResetWriters(b, io.Discard) }
+
+func BenchmarkResetWriterFile(b *testing.B) { benchResetWriters(b, benchFile(b)) }

@@ -7,8 +7,11 @@ import (
 	"fmt"
 	"io"
 	"math/rand/v2"
+	"os"
+	"path/filepath"
 	"reflect"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"testing/iotest"
@@ -750,6 +753,179 @@ func TestDiffScannerLongTokens(t *testing.T) {
 	}
 }
 
+// upcaseFile upper-cases what it writes to its file, and offers the
+// file's Fd: a descriptor for deciding how to buffer, whose Write must see
+// every byte all the same.
+type upcaseFile struct {
+	f    *os.File
+	seen int64 // bytes given to Write
+}
+
+func (u *upcaseFile) Write(p []byte) (int, error) {
+	u.seen += int64(len(p))
+	return u.f.Write(bytes.ToUpper(p))
+}
+
+func (u *upcaseFile) Fd() uintptr { return u.f.Fd() }
+
+// countingFile counts the bytes its Read returns, and offers the file's Fd.
+type countingFile struct {
+	f    *os.File
+	seen int64 // bytes returned by Read
+}
+
+func (c *countingFile) Read(p []byte) (int, error) {
+	n, err := c.f.Read(p)
+	c.seen += int64(n)
+	return n, err
+}
+
+func (c *countingFile) Fd() uintptr { return c.f.Fd() }
+
+// upcaseEmbedded embeds its *os.File and overrides Write; countingEmbedded
+// overrides Read. Every other method is the file's, SyscallConn and the
+// promoted ReadFrom and WriteTo included.
+type (
+	upcaseEmbedded struct {
+		*os.File
+		seen *int64
+	}
+	countingEmbedded struct {
+		*os.File
+		seen *int64
+	}
+)
+
+func (u upcaseEmbedded) Write(p []byte) (int, error) {
+	*u.seen += int64(len(p))
+	return u.File.Write(bytes.ToUpper(p))
+}
+
+func (c countingEmbedded) Read(p []byte) (int, error) {
+	n, err := c.File.Read(p)
+	*c.seen += int64(n)
+	return n, err
+}
+
+// firstError is the first of errs that is not nil.
+func firstError(errs ...error) error {
+	for _, err := range errs {
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// TestDiffDescriptorWrappers copies a file through bufio and through
+// stream, with one end a value that has the file's descriptor (an Fd
+// method, or an embedded *os.File) and its own Read or Write: the bytes
+// that arrive, the counts returned and the bytes the wrapper's own method
+// saw must be the same. A kernel copy between the descriptors would
+// bypass the wrapper; one between plain files is still allowed.
+func TestDiffDescriptorWrappers(t *testing.T) {
+	dir := t.TempDir()
+	input := filepath.Join(dir, "input")
+	if err := os.WriteFile(input, bytes.Repeat([]byte("a line in lower case, to be upper-cased\n"), 20000), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	// A copy gets the input open for reading, an empty output file open
+	// for writing, and a counter for the wrapper's calls.
+	type copyFunc func(api pkgAPI, in, out *os.File, seen *int64) (int64, error)
+	tests := []struct {
+		name string
+		copy copyFunc
+	}{
+		{"io.Copy(NewWriter(upcase), file)", func(api pkgAPI, in, out *os.File, seen *int64) (int64, error) {
+			u := &upcaseFile{f: out}
+			w := api.newWriter(u)
+			n, err := io.Copy(w, in)
+			err = firstError(err, w.Flush())
+			*seen = u.seen
+			return n, err
+		}},
+		{"io.Copy(upcase, NewReader(file))", func(api pkgAPI, in, out *os.File, seen *int64) (int64, error) {
+			u := &upcaseFile{f: out}
+			n, err := io.Copy(u, api.newReader(in))
+			*seen = u.seen
+			return n, err
+		}},
+		{"NewReader(counting).WriteTo(file)", func(api pkgAPI, in, out *os.File, seen *int64) (int64, error) {
+			c := &countingFile{f: in}
+			n, err := api.newReader(c).WriteTo(out)
+			*seen = c.seen
+			return n, err
+		}},
+		{"NewWriter(file).ReadFrom(counting)", func(api pkgAPI, in, out *os.File, seen *int64) (int64, error) {
+			c := &countingFile{f: in}
+			w := api.newWriter(out)
+			w.WriteString("a header\n")
+			n, err := w.ReadFrom(c)
+			err = firstError(err, w.Flush())
+			*seen = c.seen
+			return n, err
+		}},
+		{"NewReader(counting).WriteTo(NewWriter(file))", func(api pkgAPI, in, out *os.File, seen *int64) (int64, error) {
+			c := &countingFile{f: in}
+			w := api.newWriter(out)
+			n, err := api.newReader(c).WriteTo(w)
+			err = firstError(err, w.Flush())
+			*seen = c.seen
+			return n, err
+		}},
+		{"io.Copy(NewWriter(upcaseEmbedded), file)", func(api pkgAPI, in, out *os.File, seen *int64) (int64, error) {
+			w := api.newWriter(upcaseEmbedded{out, seen})
+			w.WriteString("a header\n")
+			n, err := io.Copy(w, in)
+			return n, firstError(err, w.Flush())
+		}},
+		{"NewReader(countingEmbedded).WriteTo(NewWriter(file))", func(api pkgAPI, in, out *os.File, seen *int64) (int64, error) {
+			w := api.newWriter(out)
+			n, err := api.newReader(countingEmbedded{in, seen}).WriteTo(w)
+			return n, firstError(err, w.Flush())
+		}},
+		{"NewReader(file).WriteTo(NewWriter(file))", func(api pkgAPI, in, out *os.File, seen *int64) (int64, error) {
+			w := api.newWriter(out)
+			w.WriteString("a header\n")
+			n, err := api.newReader(in).WriteTo(w)
+			return n, firstError(err, w.Flush())
+		}},
+	}
+	type result struct {
+		N      int64
+		Err    error
+		Seen   int64  // bytes the wrapper's own Read or Write saw
+		Output string // what reached the output file
+	}
+	run := func(api pkgAPI, name string, copy copyFunc) result {
+		in, err := os.Open(input)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer in.Close()
+		outName := filepath.Join(dir, api.name+"-"+strconv.Itoa(len(name)))
+		out, err := os.Create(outName)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer out.Close()
+		var r result
+		r.N, r.Err = copy(api, in, out, &r.Seen)
+		b, err := os.ReadFile(outName)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r.Output = fmt.Sprintf("%d bytes, %d upper-case lines", len(b), bytes.Count(b, []byte("A LINE IN LOWER CASE")))
+		return r
+	}
+	for _, tt := range tests {
+		want, got := run(bufioAPI, tt.name, tt.copy), run(streamAPI, tt.name, tt.copy)
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Errorf("%s (-bufio +stream):\n%s", tt.name, diff)
+		}
+	}
+}
+
 // TestDiffNewReturnsExisting checks that the constructors return an
 // existing Reader or Writer exactly when bufio's do, with the same size.
 func TestDiffNewReturnsExisting(t *testing.T) {
@@ -787,13 +963,40 @@ func TestDiffNewReturnsExisting(t *testing.T) {
 }
 
 // TestDiffAllocs checks that constructing and resetting a Reader or
-// Writer over an in-memory stream allocates no more than bufio does: a
-// Reset reuses the buffer.
+// Writer allocates no more than bufio does, over an in-memory stream and
+// over a file: a Reset reuses the buffer, and deciding a descriptor's
+// buffering (fstat, the policy, Info's reason) allocates nothing.
 func TestDiffAllocs(t *testing.T) {
+	t.Setenv(policyEnv, "")
+	f, err := os.CreateTemp(t.TempDir(), "allocs")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if _, err := f.WriteString("some text\n"); err != nil {
+		t.Fatal(err)
+	}
 	src := strings.NewReader("some text\n")
-	type counts struct{ NewReader, NewWriter, ResetReader, ResetWriter, Scan float64 }
+	type counts struct {
+		NewReader, NewWriter, ResetReader, ResetWriter, Scan float64
+		// Over the file: each run reads or writes one byte, so that a
+		// descriptor's stream decides and gets its buffer.
+		NewReaderFile, NewWriterFile, ResetReaderFile, ResetWriterFile float64
+	}
+	readByte := func(r bufReader) {
+		f.Seek(0, io.SeekStart)
+		if _, err := r.ReadByte(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	writeByte := func(w bufWriter) {
+		if err := w.WriteByte('x'); err != nil {
+			t.Fatal(err)
+		}
+	}
 	measure := func(api pkgAPI) counts {
 		r, w := api.newReader(src), api.newWriter(io.Discard)
+		fr, fw := api.newReader(f), api.newWriter(f)
 		return counts{
 			NewReader:   testing.AllocsPerRun(20, func() { api.newReader(src) }),
 			NewWriter:   testing.AllocsPerRun(20, func() { api.newWriter(io.Discard) }),
@@ -805,6 +1008,10 @@ func TestDiffAllocs(t *testing.T) {
 				for s.Scan() {
 				}
 			}),
+			NewReaderFile:   testing.AllocsPerRun(20, func() { readByte(api.newReader(f)) }),
+			NewWriterFile:   testing.AllocsPerRun(20, func() { writeByte(api.newWriter(f)) }),
+			ResetReaderFile: testing.AllocsPerRun(20, func() { fr.Reset(f); readByte(fr) }),
+			ResetWriterFile: testing.AllocsPerRun(20, func() { fw.Reset(f); writeByte(fw) }),
 		}
 	}
 	if diff := cmp.Diff(measure(bufioAPI), measure(streamAPI)); diff != "" {

@@ -6,12 +6,13 @@ import (
 )
 
 // WriteTo implements io.WriterTo. It writes the buffered bytes, then the
-// rest of the input. When both ends are file descriptors the rest moves in
-// the kernel (copy_file_range, sendfile or splice) where the kernel
-// allows; if w is a Writer of this package, w's buffer is flushed first
-// and its descriptor used. Otherwise it behaves as bufio: it may make
-// multiple calls to the Read method of the underlying reader, and if that
-// reader supports WriteTo, or w supports ReadFrom, it calls that.
+// rest of the input. When the underlying reader is an *os.File and w is
+// an *os.File, or a Writer of this package over one, the rest moves in
+// the kernel (copy_file_range,
+// sendfile or splice) where the kernel allows; a Writer's buffer is
+// flushed first. Otherwise it behaves as bufio: it may make multiple calls
+// to the Read method of the underlying reader, and if that reader supports
+// WriteTo, or w supports ReadFrom, it calls that.
 func (b *Reader) WriteTo(w io.Writer) (n int64, err error) {
 	b.lastByte = -1
 	b.lastRuneSize = -1
@@ -84,32 +85,33 @@ func (b *Reader) writeBuf(w io.Writer, k int) (int, error) {
 }
 
 // kernelCopyTo moves up to limit bytes (limit < 0: to the end) from the
-// underlying reader to w in the kernel, once the buffer is empty. If w is
-// a *Writer its buffer is flushed and its underlying writer used.
-// handled is false when nothing moved and the caller must copy.
+// underlying reader to w in the kernel, once the buffer is empty, if
+// planCopy finds that it can; if w is a *Writer its buffer is flushed
+// first and its underlying writer is the destination. handled is false
+// when nothing moved and the caller must copy.
 func (b *Reader) kernelCopyTo(w io.Writer, limit int64) (n int64, handled bool, err error) {
-	if b.r < b.w || !isDescriptor(b.rd) || b.ra.pastOffset() {
+	if b.r < b.w || b.ra.pastOffset() {
 		return 0, false, nil
 	}
 	dst := w
 	sw, isWriter := w.(*Writer)
 	if isWriter {
+		dst = sw.wr
+	}
+	p, ok := planCopy(dst, b.rd, limit)
+	if !ok {
+		return 0, false, nil
+	}
+	if isWriter {
 		sw.init()
-		if !isDescriptor(sw.wr) {
-			return 0, false, nil
-		}
 		if err := sw.Flush(); err != nil {
 			return 0, true, err
 		}
-		dst = sw.wr
-	}
-	if !isDescriptor(dst) {
-		return 0, false, nil
 	}
 	// The reads are this Reader's calls, the writes those of the Writer
 	// (if w is one); each end counts the kernel calls.
 	var c counters
-	n, handled, err = kernelCopy(dst, b.rd, limit, &c)
+	n, handled, err = p.run(&c)
 	b.s.calls.reads += c.reads
 	b.s.calls.kernel += c.kernel
 	if isWriter {
@@ -122,32 +124,20 @@ func (b *Reader) kernelCopyTo(w io.Writer, limit int64) (n int64, handled bool, 
 	return n, handled, err
 }
 
-// ReadFrom implements io.ReaderFrom. When the Writer and r are both file
-// descriptors (r may be an *io.LimitedReader around one), it flushes the
-// buffer and moves the bytes in the kernel where the kernel allows.
-// Otherwise it behaves as bufio: if the underlying writer supports
-// ReadFrom, this calls it; if there is buffered data, this fills the
-// buffer and writes it before. A line-buffered Writer writes out through
-// the last newline of each chunk it reads, an unbuffered one each chunk.
+// ReadFrom implements io.ReaderFrom. When the underlying writer is an
+// *os.File and r is one (perhaps under *io.LimitedReaders), it flushes
+// the buffer and moves the bytes in the kernel where the kernel allows. Otherwise it behaves as bufio: if
+// the underlying writer supports ReadFrom, this calls it; if there is
+// buffered data, this fills the buffer and writes it before. A
+// line-buffered Writer writes out through the last newline of each chunk
+// it reads, an unbuffered one each chunk.
 func (b *Writer) ReadFrom(r io.Reader) (n int64, err error) {
 	b.init()
 	if b.err != nil {
 		return 0, b.err
 	}
-	if isDescriptor(b.wr) {
-		if err := b.Flush(); err != nil {
-			return 0, err
-		}
-		var c counters
-		m, handled, err := kernelCopy(b.wr, r, -1, &c)
-		b.s.calls.writes += c.writes
-		b.s.calls.kernel += c.kernel
-		if handled {
-			if err != nil {
-				b.err = err
-			}
-			return m, err
-		}
+	if m, handled, err := b.kernelReadFrom(r); handled {
+		return m, err
 	}
 	if b.buf == nil {
 		// An unbuffered writer still needs somewhere to read into.
@@ -202,9 +192,31 @@ func (b *Writer) ReadFrom(r io.Reader) (n int64, err error) {
 	return n, err
 }
 
+// kernelReadFrom moves r's bytes to the underlying writer in the kernel
+// if planCopy finds that it can, flushing the buffer first, and only then.
+// handled is false when nothing moved and the caller must copy; the buffer
+// may then have been flushed.
+func (b *Writer) kernelReadFrom(r io.Reader) (n int64, handled bool, err error) {
+	p, ok := planCopy(b.wr, r, -1)
+	if !ok {
+		return 0, false, nil
+	}
+	if err := b.Flush(); err != nil {
+		return 0, true, err
+	}
+	var c counters
+	n, handled, err = p.run(&c)
+	b.s.calls.writes += c.writes
+	b.s.calls.kernel += c.kernel
+	if handled && err != nil {
+		b.err = err
+	}
+	return n, handled, err
+}
+
 // CopyBytes copies up to n bytes to w: the buffered bytes first, then the
-// rest of them, in the kernel where both ends are descriptors (as
-// WriteTo), else through the buffer. Reaching the end of the input before
+// rest of them, in the kernel where WriteTo would, else through the
+// buffer. Reaching the end of the input before
 // n bytes is not an error. The input is left just after the last byte
 // copied, so Sync can hand the rest of a seekable input to another reader.
 func (b *Reader) CopyBytes(w io.Writer, n int64) (written int64, err error) {

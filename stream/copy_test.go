@@ -3,10 +3,13 @@ package stream
 import (
 	"bufio"
 	"bytes"
+	"crypto/sha256"
 	"errors"
 	"fmt"
 	"io"
 	"math/rand/v2"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -325,5 +328,77 @@ func TestCopyReadErrors(t *testing.T) {
 	}
 	if _, _, err := r.CopyRecords(io.Discard, '\n', -1); err != ErrNegativeCount {
 		t.Errorf("CopyRecords(-1): %v, want ErrNegativeCount", err)
+	}
+}
+
+// callCounter is a file whose Write and ReadFrom calls are counted: the
+// calls bufio makes on the file it wraps.
+type callCounter struct {
+	f     *os.File
+	calls int
+}
+
+func (c *callCounter) Write(p []byte) (int, error) {
+	c.calls++
+	return c.f.Write(p)
+}
+
+func (c *callCounter) ReadFrom(r io.Reader) (int64, error) {
+	c.calls++
+	return c.f.ReadFrom(r)
+}
+
+// TestReadFromKeepsBuffering: records made of a formatted header and
+// io.CopyN of a body from memory, into a Writer over a file, take as many
+// calls on the file as under bufio (a buffer's worth at a time), not one
+// flush and one ReadFrom per record: a source no kernel copy can take
+// does not flush the buffer. The file gets the same bytes.
+func TestReadFromKeepsBuffering(t *testing.T) {
+	t.Setenv(policyEnv, "bufio")
+	dir := t.TempDir()
+	body := bytes.Repeat([]byte("b"), 40)
+	write := func(w interface {
+		io.Writer
+		Flush() error
+	}) {
+		for i := range 1000 {
+			fmt.Fprintf(w, "record %d: ", i)
+			if _, err := io.CopyN(w, bytes.NewReader(body), int64(len(body))); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := w.Flush(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	create := func(name string) *os.File {
+		f, err := os.Create(filepath.Join(dir, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { f.Close() })
+		return f
+	}
+
+	bf := &callCounter{f: create("bufio")}
+	write(bufio.NewWriter(bf))
+	sw := NewWriter(create("stream"))
+	write(sw)
+
+	type result struct {
+		Calls  int
+		Output string
+	}
+	output := func(name string) string {
+		b, err := os.ReadFile(filepath.Join(dir, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return fmt.Sprintf("%d bytes, sha256 %x", len(b), sha256.Sum256(b))
+	}
+	want := result{bf.calls, output("bufio")}
+	got := result{int(sw.Info().Writes), output("stream")}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("calls on the file and what it got (-bufio +stream):\n%s", diff)
 	}
 }

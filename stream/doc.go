@@ -12,14 +12,15 @@
 // buffered as glibc buffers a FILE: at its first read or write it
 // fstat()s the descriptor, line-buffers a terminal, leaves standard error
 // unbuffered, and sizes its buffer from st_blksize by a Policy (by
-// default min(st_blksize, 128 KiB)). A stream over anything else (a
+// default min(st_blksize, 128 KiB), never less than bufio's 4096). A stream over anything else (a
 // bytes.Buffer, a strings.Reader, a net.Conn) gets exactly what bufio
 // gives it, and the error values are bufio's own.
 //
 // # Policies
 //
 //	policy      size                                                   source
-//	blksize     min(st_blksize, 128 KiB); 8192 if fstat fails         glibc patch proposal (default)
+//	blksize     min(st_blksize, 128 KiB), at least 4096, a power of   glibc patch proposal (default),
+//	            two; 8192 if fstat fails                               bufio's 4096 as a floor
 //	bufsiz      min(st_blksize, 8192)                                  glibc since 2.25
 //	coreutils   smallest multiple of st_blksize >= 256 KiB             coreutils io_blksize()
 //	bufio       4096, never line buffered                              Go's bufio
@@ -27,6 +28,8 @@
 //	            buffers ahead while the caller works on this one
 //	            (from 32 KiB, and GOMAXPROCS > 1)
 //	readahead:N N bytes, read ahead                                    stream's own
+//	cpython     max(min(st_blksize, 8 MiB), 128 KiB)                   CPython 3.14 open()
+//	rust        8192, no terminal rule                                 Rust's BufReader, BufWriter
 //	N           N bytes                                                setvbuf with a size
 //
 // The process default is the policy given to SetDefaultPolicy, else the
@@ -34,7 +37,8 @@
 // reported once on standard error and the default used); NewReaderPolicy
 // and NewWriterPolicy choose one per stream; Setvbuf sets mode and size at
 // any time. Under every policy a Reader over a regular file is given no
-// more buffer than the file's size rounded up to whole st_blksize blocks.
+// more buffer than the file's size rounded up to whole st_blksize blocks
+// (and no less than 4096).
 //
 // # Beyond bufio
 //
@@ -43,7 +47,9 @@
 // input back to a seekable descriptor as fflush on an input stream.
 // CopyRecords and CopyBytes copy whole runs of records or bytes to a
 // writer without stopping at each one; WriteTo, ReadFrom and CopyBytes
-// move bytes in the kernel when both ends are descriptors. Stdin, Stdout
+// move bytes in the kernel between *os.File values; a value that only
+// offers a descriptor is buffered by it but read and written through its
+// own methods, as bufio does. Stdin, Stdout
 // and Stderr are the standard streams, and honour coreutils stdbuf's
 // _STDBUF_I, _STDBUF_O and _STDBUF_E, so `stdbuf -oL prog` works on a Go
 // program. Flush and Exit stand in for the flush glibc does at exit.

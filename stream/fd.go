@@ -29,24 +29,30 @@ const (
 	kindSocket                  // S_IFSOCK
 )
 
-// statFile is fstat with what follows from it: nil if fstat failed or the
-// platform has none. Only a character device can be a terminal, so only a
-// character device pays the ioctl; /dev/null is one that is not a
-// terminal, which the ioctl tells apart.
-func statFile(fd uintptr) *fileStat {
-	st := fstat(fd)
-	if st == nil {
-		return nil
+// statFile is fstat with what follows from it, into st; false if fstat
+// failed or the platform has none. Only a character device can be a
+// terminal, so only a character device pays the ioctl; /dev/null is one
+// that is not a terminal, which the ioctl tells apart.
+func statFile(fd uintptr, st *fileStat) bool {
+	if !fstat(fd, st) {
+		return false
 	}
 	st.regular = st.kind == kindRegular
 	st.terminal = st.kind == kindChar && isTerminal(fd)
-	return st
+	return true
 }
 
 // A descriptor, in this package, is what a stream over a file wraps: an
 // *os.File, or any value with an Fd method (a type embedding *os.File, a
 // wrapper of a descriptor). A net.Conn is deliberately not one: it has no
 // Fd method, and a socket stream gets exactly what bufio gives it.
+//
+// Being a descriptor decides buffering only: the size and mode come from
+// fstat and the terminal test of the number behind the value. Bytes still
+// go through the value's own Read and Write. A kernel copy, which moves
+// bytes between descriptor numbers and so bypasses those methods, takes
+// only concrete types whose methods are the descriptor's bytes (planCopy
+// in zerocopy_linux.go), as package os's own copies do.
 //
 // The descriptor number is always reached the same way, by rawConn:
 // through SyscallConn when the value has it, and only otherwise through Fd.
@@ -64,6 +70,9 @@ func statFile(fd uintptr) *fileStat {
 func isDescriptor(u any) bool {
 	if _, ok := u.(interface{ Fd() uintptr }); !ok {
 		return false
+	}
+	if isOSFile(u) {
+		return true // without SyscallConn, which allocates when called through an interface
 	}
 	if c, ok := u.(syscall.Conn); ok {
 		_, err := c.SyscallConn()
@@ -96,9 +105,9 @@ func rawConn(u any) (rc syscall.RawConn, ok bool) {
 }
 
 // fdConn is the RawConn of a value that offers only its descriptor
-// number. No poller waits for it, so Read and Write call f until it says
-// it is done; a caller that cannot go on waits in its own way (the kernel
-// copy polls a descriptor it is told is blocking).
+// number, for the buffering decision's fstat (Control). No poller waits
+// for it, so Read and Write call f until it says it is done; no kernel
+// copy uses them, since it takes only values with SyscallConn.
 type fdConn uintptr
 
 func (c fdConn) Control(f func(fd uintptr)) error { f(uintptr(c)); return nil }
@@ -115,26 +124,43 @@ func (c fdConn) Write(f func(fd uintptr) (done bool)) error {
 	return nil
 }
 
-// statDescriptor returns the descriptor number behind u and its fstat
-// result (nil if fstat failed); isFD is false when u is not a descriptor.
-func statDescriptor(u any) (fd int, st *fileStat, isFD bool) {
-	if !isDescriptor(u) {
-		return -1, nil, false
-	}
-	rc, ok := rawConn(u)
-	if !ok {
-		return -1, nil, false
-	}
-	// Locals, not the results: the closure moves what it captures to the
-	// heap where it is declared, and results are declared on entry, so
-	// every stream that is not a descriptor paid two allocations.
-	d, s := -1, (*fileStat)(nil)
-	err := rc.Control(func(fd uintptr) {
-		d = int(fd)
-		s = statFile(fd)
+// statDescriptor returns the descriptor number behind u and fills st
+// from its fstat; statted is false if fstat failed, isFD false when u is
+// not a descriptor. It allocates nothing over an *os.File
+// (controlOSFile) or a value that is not a descriptor; over another
+// descriptor, statConn may.
+func statDescriptor(u any, st *fileStat) (fd int, statted, isFD bool) {
+	d, ok := -1, false
+	isFile, err := controlOSFile(u, func(n uintptr) {
+		d, ok = int(n), statFile(n, st)
 	})
-	if err != nil {
-		return -1, nil, true
+	switch {
+	case isFile && err != nil:
+		return -1, false, true
+	case isFile:
+		return d, ok, true
+	case !isDescriptor(u):
+		return -1, false, false
 	}
-	return d, s, true
+	rc, isConn := rawConn(u)
+	if !isConn {
+		return -1, false, false
+	}
+	if d, ok, err = statConn(rc, st); err != nil {
+		return -1, false, true
+	}
+	return d, ok, true
+}
+
+// statConn is statDescriptor through rc's Control. The closure and what it
+// captures escape through the interface call, so they are statConn's own,
+// and only st's copy reaches the caller's.
+func statConn(rc syscall.RawConn, st *fileStat) (fd int, statted bool, err error) {
+	d, ok := -1, false
+	var s fileStat
+	err = rc.Control(func(n uintptr) {
+		d, ok = int(n), statFile(n, &s)
+	})
+	*st = s
+	return d, ok, err
 }

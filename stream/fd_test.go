@@ -174,10 +174,10 @@ func checkFilePolicies(t *testing.T, dir string, size int, cases []policyCase) {
 				t.Fatal(err)
 			}
 			// A Reader's buffer is capped at the file's size in whole
-			// blocks: more could never be filled.
+			// blocks (more could never be filled), but not below 4096.
 			wantR := tc.want
-			if block := int(wantR.Blksize); wantR.Size > (size+block-1)/block*block {
-				wantR.Size = (size + block - 1) / block * block
+			if block := int(wantR.Blksize); wantR.Size > max((size+block-1)/block*block, 4096) {
+				wantR.Size = max((size+block-1)/block*block, 4096)
 			}
 			checkDecision(t, "Reader over *os.File", stream.NewReaderPolicy(f, tc.policy).Info(), wantR)
 			r := stream.NewReaderPolicy(rec, tc.policy)
@@ -227,6 +227,8 @@ func TestFDRegularFilePolicies(t *testing.T) {
 		{"bufsiz", stream.PolicyBufsiz, fullyBuffered(4096, 4096, stream.PolicyBufsiz)},
 		{"coreutils", stream.PolicyCoreutils, fullyBuffered(262144, 4096, stream.PolicyCoreutils)},
 		{"bufio", stream.PolicyBufio, fullyBuffered(4096, 4096, stream.PolicyBufio)},
+		{"cpython", stream.PolicyCpython, fullyBuffered(131072, 4096, stream.PolicyCpython)},
+		{"rust", stream.PolicyRust, fullyBuffered(8192, 4096, stream.PolicyRust)},
 		{"fixed 65536", 65536, fullyBuffered(65536, 4096, 65536)},
 		{"fixed 1000", 1000, fullyBuffered(1000, 4096, 1000)},
 	})
@@ -254,6 +256,8 @@ func TestFDPolicyEnv(t *testing.T) {
 		{"default", fullyBuffered(int(min(bs, 128<<10)), bs, stream.PolicyBlksize)},
 		{"coreutils", fullyBuffered(262144, bs, stream.PolicyCoreutils)},
 		{"BUFIO", fullyBuffered(4096, bs, stream.PolicyBufio)},
+		{"cpython", fullyBuffered(int(max(min(bs, 8<<20), 128<<10)), bs, stream.PolicyCpython)},
+		{"rust", fullyBuffered(8192, bs, stream.PolicyRust)},
 		{"64K", fullyBuffered(65536, bs, 65536)},
 		{"100000", fullyBuffered(100000, bs, 100000)},
 	}
@@ -295,6 +299,8 @@ func TestFDPipePolicies(t *testing.T) {
 		{"bufsiz", stream.PolicyBufsiz, fullyBuffered(4096, 4096, stream.PolicyBufsiz)},
 		{"coreutils", stream.PolicyCoreutils, fullyBuffered(262144, 4096, stream.PolicyCoreutils)},
 		{"bufio", stream.PolicyBufio, fullyBuffered(4096, 4096, stream.PolicyBufio)},
+		{"cpython", stream.PolicyCpython, fullyBuffered(131072, 4096, stream.PolicyCpython)},
+		{"rust", stream.PolicyRust, fullyBuffered(8192, 4096, stream.PolicyRust)},
 		{"fixed 10000", 10000, fullyBuffered(10000, 4096, 10000)},
 	}
 	for _, tc := range tests {
@@ -337,10 +343,11 @@ func TestFDPipePolicies(t *testing.T) {
 type embeddedFile struct{ *os.File }
 
 // TestFDPipeStaysNonBlocking: deciding a stream over a non-blocking pipe,
-// reading and writing through it and copying in the kernel do not make the
-// descriptor blocking (as Fd would), so its deadlines keep working and a
-// read can time out instead of hanging. This holds for an *os.File and for
-// a type embedding one, which stream reaches through SyscallConn as well.
+// reading and writing through it and copying (in the kernel between
+// *os.File values) do not make the descriptor blocking (as Fd would), so
+// its deadlines keep working and a read can time out instead of hanging.
+// This holds for an *os.File and for a type embedding one, which stream
+// reaches through SyscallConn as well.
 func TestFDPipeStaysNonBlocking(t *testing.T) {
 	tests := []struct {
 		name string
@@ -363,7 +370,7 @@ func TestFDPipeStaysNonBlocking(t *testing.T) {
 			if _, err := r.ReadString('\n'); err != nil { // the Reader's
 				t.Fatal(err)
 			}
-			// And a kernel copy between two of them (splice).
+			// And a copy between two of them (splice between files).
 			dr, dw := newPipe(t)
 			pw.WriteString("def")
 			pw.Close()

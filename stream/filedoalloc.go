@@ -28,15 +28,22 @@ type setup struct {
 	vmode   Mode
 	vsize   int // 0: the policy's size
 	decided bool
-	info    Info     // the decision; its call counts are filled in by report
+	overFD  bool     // decided for a descriptor
+	info    Info     // the decision; its Reason and call counts are filled in by report
+	why     reason   // why the decision is what it is: Info's Reason, unformatted
 	calls   counters // calls made on the underlying reader or writer
 }
 
-// report returns the decision with the current call counts.
+// report returns the decision with its reason and the current call
+// counts.
 func (s *setup) report() Info {
 	i := s.info
 	if !s.decided {
 		i.Fd = -1 // not 0, which would read as standard input
+	}
+	i.Reason = s.why.String()
+	if s.decided && i.Policy == PolicyDefault {
+		i.Policy = defaultPolicy() // not a descriptor: see decide
 	}
 	i.Reads, i.Writes, i.Kernel = s.calls.reads, s.calls.writes, s.calls.kernel
 	i.Ahead, i.Overlapped, i.Waited = s.calls.ahead, s.calls.overlapped, s.calls.waited
@@ -44,52 +51,63 @@ func (s *setup) report() Info {
 }
 
 // decide is doallocate: it fstat()s the descriptor behind u (if any) and
-// fills s.info with the mode, size and the reason for them. The order of
-// precedence is: Setvbuf, then the _STDBUF_ variable of a standard
-// descriptor, then the policy with the terminal and stderr rules.
+// fills s.info with the mode and size, and s.why with the reason for them.
+// The order of precedence is: Setvbuf, then the _STDBUF_ variable of a
+// standard descriptor, then the policy with the terminal and stderr rules.
+// It allocates nothing (but for a _STDBUF_ reason): Reset and decide run
+// once per stream, as often as a program makes streams.
 func (s *setup) decide(u any, dir direction) {
 	s.decided = true
 	s.info = Info{Fd: -1}
+	s.why = reason{}
 	in := &s.info
 
-	fd, st, isFD := statDescriptor(u)
-	policy := s.policy
-	if policy == PolicyDefault {
-		policy = defaultPolicy()
-	}
-	in.Policy = policy
+	var stat fileStat
+	fd, statted, isFD := statDescriptor(u, &stat)
+	s.overFD = isFD
 	if !isFD {
-		// Not a descriptor: exactly what bufio gives.
-		in.Size, in.Reason = bufioSize, "not a descriptor: bufio's 4096"
+		// Not a descriptor: exactly what bufio gives, whatever the
+		// policy, which report resolves only if Info is asked (reading
+		// the environment costs more than the rest of a Reset).
+		in.Policy = s.policy
+		in.Size, s.why.size = bufioSize, sizeNotDescriptor
 		if s.size != 0 {
-			in.Size, in.Reason = s.size, "requested size"
+			in.Size, s.why.size = s.size, sizeRequested
 		}
 		s.apply()
 		return
 	}
-	in.Fd = fd
+	var st *fileStat
+	if statted {
+		st = &stat
+	}
+	policy := s.policy
+	if policy == PolicyDefault {
+		policy = defaultPolicy()
+	}
+	in.Fd, in.Policy = fd, policy
 	if st != nil {
 		in.Blksize = st.blksize
 	}
 
 	// The policy's answer, then the rules glibc applies on top of it.
-	in.Size, in.Reason = policy.size(st)
+	in.Size, s.why = policy.size(st)
 	if limit, ok := fileCap(st); ok && dir == reading && in.Size > limit {
-		in.Size, in.Reason = limit, in.Reason+", capped at st_size "+itoa(st.size)+" in whole blocks"
+		in.Size, s.why.capped, s.why.fileSize = limit, true, st.size
 	}
 	if s.size != 0 {
-		in.Size, in.Reason = s.size, "requested size"
+		in.Size, s.why = s.size, reason{size: sizeRequested}
 	}
 	switch {
 	case policy == PolicyBufio:
 	case fd == 2 && dir == writing:
-		in.Mode, in.Reason = Unbuffered, "standard error: "+in.Reason
-	case st != nil && st.terminal:
-		in.Mode, in.Reason = LineBuffered, "terminal: "+in.Reason
+		in.Mode, s.why.mode = Unbuffered, modeStderr
+	case st != nil && st.terminal && policy != PolicyRust:
+		in.Mode, s.why.mode = LineBuffered, modeTerminal
 	}
 
-	if mode, size, reason, ok := stdbufSetting(fd, dir); ok {
-		in.Mode, in.Reason = mode, reason
+	if mode, size, env, ok := stdbufSetting(fd, dir); ok {
+		in.Mode, s.why.mode, s.why.env = mode, modeStdbuf, env
 		if size > 0 {
 			in.Size = size
 		}
@@ -97,11 +115,20 @@ func (s *setup) decide(u any, dir direction) {
 	s.apply()
 }
 
+// keeps reports whether a Reset to u would decide exactly as s did: s
+// decided for a value that is not a descriptor, and u is not one either.
+// That decision depends only on what Reset keeps (the requested size, the
+// policy, Setvbuf).
+func (s *setup) keeps(u any) bool {
+	_, hasFd := u.(interface{ Fd() uintptr }) // isDescriptor's first test, inlined
+	return s.decided && !s.overFD && (!hasFd || !isDescriptor(u))
+}
+
 // apply puts what Setvbuf asked for (if anything) over the decision and
 // sets the cached mode from it. Every change of the decision ends here.
 func (s *setup) apply() {
 	if s.vbuf {
-		s.info.Mode, s.info.Reason = s.vmode, "Setvbuf"
+		s.info.Mode, s.why.mode = s.vmode, modeSetvbuf
 		if s.vsize > 0 {
 			s.info.Size = s.vsize
 		}

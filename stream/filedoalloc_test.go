@@ -3,8 +3,11 @@ package stream
 import (
 	"errors"
 	"fmt"
+	"io"
+	"math"
 	"os"
 	"strconv"
+	"strings"
 	"syscall"
 	"testing"
 
@@ -24,6 +27,11 @@ func TestParsePolicy(t *testing.T) {
 		{"BufSiz", PolicyBufsiz},
 		{"coreutils", PolicyCoreutils},
 		{"Bufio", PolicyBufio},
+		{"cpython", PolicyCpython},
+		{"CPython", PolicyCpython},
+		{"rust", PolicyRust},
+		{"Rust", PolicyRust},
+		{"readahead", PolicyReadahead},
 		{"default", PolicyDefault},
 		{"65536", 65536},
 		{"1", 1},
@@ -47,7 +55,7 @@ func TestParsePolicy(t *testing.T) {
 	}
 	// Each error names the text, then why: the accepted forms, or the
 	// bound a size broke.
-	const forms = ": want blksize, bufsiz, coreutils, bufio, readahead, readahead:SIZE, default or a size such as 65536 or 64K"
+	const forms = ": want blksize, bufsiz, coreutils, bufio, readahead, cpython, rust, readahead:SIZE, default or a size such as 65536 or 64K"
 	const tooBig = ": a size is at most 1 GiB (1073741824 bytes)"
 	const notPositive = ": a size must be positive"
 	bad := []struct{ in, why string }{
@@ -80,9 +88,11 @@ func TestPolicyString(t *testing.T) {
 		{PolicyCoreutils, "coreutils"},
 		{PolicyBufio, "bufio"},
 		{PolicyReadahead, "readahead"},
+		{PolicyCpython, "cpython"},
+		{PolicyRust, "rust"},
 		{65536, "65536"},
 		{1, "1"},
-		{-6, "Policy(-6)"},
+		{-8, "Policy(-8)"},
 		{-100, "Policy(-100)"},
 	}
 	for _, tt := range tests {
@@ -90,7 +100,7 @@ func TestPolicyString(t *testing.T) {
 			t.Errorf("Policy(%d).String() = %q, want %q", int(tt.p), got, tt.want)
 		}
 		// A valid policy prints as ParsePolicy reads it.
-		if tt.p >= PolicyReadahead {
+		if tt.p >= PolicyRust {
 			if back, err := ParsePolicy(tt.want); back != tt.p || err != nil {
 				t.Errorf("ParsePolicy(%q) = %v, %v; want %d", tt.want, back, err, int(tt.p))
 			}
@@ -170,37 +180,199 @@ func TestCoreutilsBlksize(t *testing.T) {
 	}
 }
 
-// TestPolicySize checks the size of every policy for fstat results of
-// every common st_blksize, and for a failed fstat.
+// TestPolicySize checks the size every policy gives for the st_blksize
+// values seen in practice and the absurd ones: a failed fstat, 0 and
+// negative; 512 (WSL1), 1024 (ext4 made with -b 1024, procfs, a pty);
+// 4096 (ext4, tmpfs, pipes); odd sizes that are not powers of two (ZFS);
+// 128 KiB (ZFS, XFS largeio); 2 MiB (tmpfs with huge pages), 8 MiB and
+// 1 TiB. Only coreutils depends on whether the file is regular.
 func TestPolicySize(t *testing.T) {
-	blksizes := []int64{-1, 0, 1024, 4096, 8192, 65536, 131072, 1048576} // -1: fstat failed
+	const failed = math.MinInt64 // fstat failed: no fileStat
+	blksizes := []int64{failed, -1, 0, 512, 1024, 3000, 4096, 8192, 3*4096 + 512, 65536, 100000, 131072, 2 << 20, 8 << 20, 1 << 40}
+	const (
+		anyFile = iota
+		regularFile
+		otherFile
+	)
 	tests := []struct {
 		p    Policy
+		file int
 		want []int
 	}{
-		{PolicyBlksize, []int{8192, 8192, 1024, 4096, 8192, 65536, 131072, 131072}},
-		{PolicyBufsiz, []int{8192, 8192, 1024, 4096, 8192, 8192, 8192, 8192}},
-		{PolicyCoreutils, []int{262144, 262144, 262144, 262144, 262144, 262144, 262144, 1048576}},
-		{PolicyBufio, []int{4096, 4096, 4096, 4096, 4096, 4096, 4096, 4096}},
-		{12345, []int{12345, 12345, 12345, 12345, 12345, 12345, 12345, 12345}},
+		{PolicyBlksize, anyFile, []int{8192, 8192, 8192, 4096, 4096, 4096, 4096, 8192, 16384, 65536, 131072, 131072, 131072, 131072, 131072}},
+		{PolicyReadahead, anyFile, []int{8192, 8192, 8192, 4096, 4096, 4096, 4096, 8192, 16384, 65536, 131072, 131072, 131072, 131072, 131072}},
+		{PolicyBufsiz, anyFile, []int{8192, 8192, 8192, 512, 1024, 3000, 4096, 8192, 8192, 8192, 8192, 8192, 8192, 8192, 8192}},
+		{PolicyCoreutils, regularFile, []int{262144, 262144, 262144, 262144, 262144, 524288, 262144, 262144, 524288, 262144, 524288, 262144, 2 << 20, 8 << 20, 262144}},
+		{PolicyCoreutils, otherFile, []int{262144, 262144, 262144, 262144, 262144, 264000, 262144, 262144, 268800, 262144, 300000, 262144, 2 << 20, 8 << 20, 262144}},
+		{PolicyBufio, anyFile, []int{4096, 4096, 4096, 4096, 4096, 4096, 4096, 4096, 4096, 4096, 4096, 4096, 4096, 4096, 4096}},
+		{PolicyCpython, anyFile, []int{131072, 131072, 131072, 131072, 131072, 131072, 131072, 131072, 131072, 131072, 131072, 131072, 2 << 20, 8 << 20, 8 << 20}},
+		{PolicyRust, anyFile, []int{8192, 8192, 8192, 8192, 8192, 8192, 8192, 8192, 8192, 8192, 8192, 8192, 8192, 8192, 8192}},
+		{12345, anyFile, []int{12345, 12345, 12345, 12345, 12345, 12345, 12345, 12345, 12345, 12345, 12345, 12345, 12345, 12345, 12345}},
 	}
 	for _, tt := range tests {
-		for _, regular := range []bool{false, true} {
+		for _, reg := range []bool{false, true} {
+			if tt.file == regularFile && !reg || tt.file == otherFile && reg {
+				continue
+			}
 			var got []int
 			for _, b := range blksizes {
 				var st *fileStat
-				if b >= 0 {
-					st = &fileStat{blksize: b, regular: regular}
+				if b != failed {
+					st = &fileStat{blksize: b, regular: reg}
 				}
 				size, reason := tt.p.size(st)
-				if reason == "" {
+				if reason.String() == "" {
 					t.Errorf("%v.size(st_blksize %d): no reason", tt.p, b)
 				}
 				got = append(got, size)
 			}
 			if diff := cmp.Diff(tt.want, got); diff != "" {
-				t.Errorf("%v, regular %v: sizes for st_blksize %v (-want +got):\n%s", tt.p, regular, blksizes, diff)
+				t.Errorf("%v, regular %v: sizes for st_blksize %v (-want +got):\n%s", tt.p, reg, blksizes, diff)
 			}
+		}
+	}
+}
+
+// TestFileCap checks the cap of a Reader's buffer over a regular file:
+// st_size in whole st_blksize blocks, at least one block and never below
+// bufio's 4096; none for a file that is not regular, or larger than any
+// buffer.
+func TestFileCap(t *testing.T) {
+	type result struct {
+		Limit int
+		OK    bool
+	}
+	tests := []struct {
+		st   *fileStat
+		want result
+	}{
+		{nil, result{0, false}},
+		{&fileStat{blksize: 4096, size: 100}, result{0, false}}, // a pipe, a terminal
+		{&fileStat{blksize: 4096, size: 0, regular: true}, result{4096, true}},
+		{&fileStat{blksize: 4096, size: 4097, regular: true}, result{8192, true}},
+		{&fileStat{blksize: 1024, size: 0, regular: true}, result{4096, true}},
+		{&fileStat{blksize: 1024, size: 1500, regular: true}, result{4096, true}},
+		{&fileStat{blksize: 1024, size: 5000, regular: true}, result{5120, true}},
+		{&fileStat{blksize: 512, size: 100, regular: true}, result{4096, true}},
+		{&fileStat{blksize: 0, size: 100, regular: true}, result{4096, true}},
+		{&fileStat{blksize: 0, size: 100000, regular: true}, result{100000, true}},
+		{&fileStat{blksize: 131072, size: 1, regular: true}, result{131072, true}},
+		{&fileStat{blksize: 4096, size: 1 << 50, regular: true}, result{0, false}},
+	}
+	for _, tt := range tests {
+		limit, ok := fileCap(tt.st)
+		if diff := cmp.Diff(tt.want, result{limit, ok}); diff != "" {
+			t.Errorf("fileCap(%+v) (-want +got):\n%s", tt.st, diff)
+		}
+	}
+}
+
+// TestReasonString checks Info's Reason as reason formats it, for each
+// rule and with what decide puts on top.
+func TestReasonString(t *testing.T) {
+	tests := []struct {
+		r    reason
+		want string
+	}{
+		{reason{}, ""},
+		{reason{size: sizeNotDescriptor}, "not a descriptor: bufio's 4096"},
+		{reason{size: sizeRequested, mode: modeTerminal}, "terminal: requested size"},
+		{reason{size: sizeFixed}, "fixed size"},
+		{reason{size: sizeBufio}, "bufio's 4096"},
+		{reason{size: sizeRust}, "Rust's 8192"},
+		{reason{size: sizeCpython, blksize: 4096}, "CPython's open(st_blksize 4096)"},
+		{reason{size: sizeCoreutils, blksize: 1024}, "io_blksize(st_blksize 1024)"},
+		{reason{size: sizeFstatFailed}, "fstat failed: BUFSIZ"},
+		{reason{size: sizeNoBlksize, blksize: -1}, "st_blksize -1: BUFSIZ"},
+		{reason{size: sizeBlksize, blksize: 131072}, "st_blksize 131072"},
+		{reason{size: sizeCapped, blksize: 2 << 20, bound: 131072}, "st_blksize 2097152 capped at 131072"},
+		{reason{size: sizeRaised, blksize: 1024, bound: 4096, mode: modeTerminal}, "terminal: st_blksize 1024 raised to bufio's 4096"},
+		{reason{size: sizeRounded, blksize: 12800, bound: 16384, mode: modeStderr}, "standard error: st_blksize 12800 rounded up to 16384"},
+		{reason{size: sizeBlksize, blksize: 131072, capped: true, fileSize: 100}, "st_blksize 131072, capped at st_size 100 in whole blocks"},
+		{reason{size: sizeBlksize, blksize: 4096, mode: modeStdbuf, env: "_STDBUF_O=L"}, "_STDBUF_O=L"},
+		{reason{size: sizeBlksize, blksize: 4096, mode: modeSetvbuf}, "Setvbuf"},
+	}
+	for _, tt := range tests {
+		if got := tt.r.String(); got != tt.want {
+			t.Errorf("%+v.String() = %q, want %q", tt.r, got, tt.want)
+		}
+	}
+}
+
+// TestResetReusesBuffer: Reset keeps the buffer when the new decision
+// gives the same size, over a file, a pipe or memory, and makes one of
+// the new size when it does not, keeping the settings it is documented to
+// keep.
+func TestResetReusesBuffer(t *testing.T) {
+	t.Setenv(policyEnv, "")
+	dir := t.TempDir()
+	// Files larger than the buffers, so that a Reader's is not capped at
+	// the file's size.
+	big := strings.Repeat("x", 100000)
+	file := func(content string) *os.File {
+		f, err := os.CreateTemp(dir, "f")
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { f.Close() })
+		if _, err := f.WriteString(content); err != nil {
+			t.Fatal(err)
+		}
+		f.Seek(0, io.SeekStart)
+		return f
+	}
+	pr, pw, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pr.Close()
+	defer pw.Close()
+	pw.WriteString("piped\n")
+
+	r := NewReaderPolicy(file(big), 65536)
+	r.ReadByte()
+	steps := []struct {
+		to   io.Reader
+		same bool // the buffer is the one before
+		size int
+	}{
+		{file(big), true, 65536},
+		{pr, true, 65536},
+		{strings.NewReader("three\n"), false, 4096}, // not a descriptor: bufio's size
+		{strings.NewReader("four\n"), true, 4096},
+		{file(big), false, 65536},
+	}
+	for i, st := range steps {
+		prev := &r.buf[0]
+		r.Reset(st.to)
+		if _, err := r.ReadByte(); err != nil {
+			t.Fatalf("step %d: %v", i, err)
+		}
+		if got := &r.buf[0] == prev; got != st.same || r.Size() != st.size {
+			t.Errorf("step %d: buffer reused %v, size %d; want %v, %d", i, got, r.Size(), st.same, st.size)
+		}
+	}
+
+	w := NewWriterPolicy(file(""), 65536)
+	w.WriteByte('x')
+	for i, st := range []struct {
+		to   io.Writer
+		same bool
+		size int
+	}{
+		{file(""), true, 65536},
+		{pw, true, 65536},
+		{io.Discard, false, 4096},
+		{new(strings.Builder), true, 4096},
+		{file(""), false, 65536},
+	} {
+		prev := &w.buf[0]
+		w.Reset(st.to)
+		if err := w.WriteByte('x'); err != nil {
+			t.Fatalf("Writer step %d: %v", i, err)
+		}
+		if got := &w.buf[0] == prev; got != st.same || w.Size() != st.size {
+			t.Errorf("Writer step %d: buffer reused %v, size %d; want %v, %d", i, got, w.Size(), st.same, st.size)
 		}
 	}
 }

@@ -41,3 +41,104 @@ type counters struct {
 
 	ahead, overlapped, waited int64 // read-ahead's reads (readahead.go)
 }
+
+// A reason is why a decision came out as it did: the rules that applied,
+// with the numbers they used. Info formats it only when asked (String),
+// so that deciding allocates nothing.
+type reason struct {
+	size     sizeRule // the rule that gave the size
+	blksize  int64    // st_blksize as the size rule read it
+	bound    int64    // what the rule capped, raised or rounded st_blksize to
+	capped   bool     // a Reader's size was capped at the file's size in whole blocks
+	fileSize int64    // st_size, when capped
+	mode     modeRule // the rule that set the mode, if not the default
+	env      string   // the _STDBUF_ setting that decided, as NAME=VALUE, when mode is modeStdbuf
+}
+
+// sizeRule is the rule that gave a stream its buffer size.
+type sizeRule uint8
+
+const (
+	sizeUndecided     sizeRule = iota // no decision yet: no reason
+	sizeNotDescriptor                 // bufio's 4096 for a stream that is not a descriptor
+	sizeRequested                     // NewReaderSize, NewWriterSize
+	sizeFixed                         // a Policy that is a size
+	sizeBufio                         // PolicyBufio
+	sizeRust                          // PolicyRust
+	sizeCpython                       // PolicyCpython, from blksize
+	sizeCoreutils                     // PolicyCoreutils, from blksize
+	sizeFstatFailed                   // BUFSIZ
+	sizeNoBlksize                     // st_blksize <= 0: BUFSIZ
+	sizeBlksize                       // st_blksize itself
+	sizeCapped                        // st_blksize capped at bound
+	sizeRaised                        // st_blksize raised to bufio's bound
+	sizeRounded                       // st_blksize rounded up to bound, a power of two
+)
+
+// modeRule is the rule that set a stream's mode, over the default of
+// fully buffered.
+type modeRule uint8
+
+const (
+	modeDefault  modeRule = iota // fully buffered
+	modeStderr                   // standard error is unbuffered
+	modeTerminal                 // a terminal is line buffered
+	modeStdbuf                   // a _STDBUF_ variable (env)
+	modeSetvbuf                  // Setvbuf, which also wins over the size
+)
+
+// String formats r for Info.Reason, as "st_blksize 131072", "terminal:
+// st_blksize 1024 raised to bufio's 4096" or "_STDBUF_O=L".
+func (r reason) String() string {
+	switch r.mode {
+	case modeStdbuf:
+		return r.env
+	case modeSetvbuf:
+		return "Setvbuf"
+	}
+	s := r.sizeString()
+	if r.capped {
+		s += ", capped at st_size " + itoa(r.fileSize) + " in whole blocks"
+	}
+	switch r.mode {
+	case modeStderr:
+		s = "standard error: " + s
+	case modeTerminal:
+		s = "terminal: " + s
+	}
+	return s
+}
+
+// sizeString formats the size rule of r.
+func (r reason) sizeString() string {
+	bs := "st_blksize " + itoa(r.blksize)
+	switch r.size {
+	case sizeNotDescriptor:
+		return "not a descriptor: bufio's 4096"
+	case sizeRequested:
+		return "requested size"
+	case sizeFixed:
+		return "fixed size"
+	case sizeBufio:
+		return "bufio's 4096"
+	case sizeRust:
+		return "Rust's 8192"
+	case sizeCpython:
+		return "CPython's open(" + bs + ")"
+	case sizeCoreutils:
+		return "io_blksize(" + bs + ")"
+	case sizeFstatFailed:
+		return "fstat failed: BUFSIZ"
+	case sizeNoBlksize:
+		return bs + ": BUFSIZ"
+	case sizeBlksize:
+		return bs
+	case sizeCapped:
+		return bs + " capped at " + itoa(r.bound)
+	case sizeRaised:
+		return bs + " raised to bufio's " + itoa(r.bound)
+	case sizeRounded:
+		return bs + " rounded up to " + itoa(r.bound)
+	}
+	return ""
+}

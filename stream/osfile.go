@@ -15,6 +15,32 @@ import (
 // copy, as os.File's own copies report theirs.
 func newSyscallError(name string, err error) error { return os.NewSyscallError(name, err) }
 
+// isOSFile reports whether v is a non-nil *os.File, itself and not a
+// type embedding one: the one kind of destination, and one of the
+// sources, whose Read and Write a kernel copy may stand in for
+// (planCopy).
+func isOSFile(v any) bool {
+	f, ok := v.(*os.File)
+	return ok && f != nil
+}
+
+// controlOSFile calls fn with the descriptor of v if v is a non-nil
+// *os.File, as its SyscallConn's Control does; isFile is false, and fn is
+// not called, if v is not one. Called on the concrete type, SyscallConn
+// and Control are inlined and devirtualized, so that neither the RawConn
+// nor fn escapes: deciding a stream over a file allocates nothing.
+func controlOSFile(v any, fn func(fd uintptr)) (isFile bool, err error) {
+	f, ok := v.(*os.File)
+	if !ok || f == nil {
+		return false, nil
+	}
+	rc, err := f.SyscallConn()
+	if err != nil {
+		return true, err
+	}
+	return true, rc.Control(fn)
+}
+
 // osFile returns w if it is an *os.File: the writer whose Write turns
 // EPIPE on standard output or standard error into the runtime's SIGPIPE.
 func osFile(w io.Writer) (io.Writer, bool) {

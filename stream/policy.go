@@ -34,6 +34,20 @@ const (
 	// mattering on all 11 systems of its dd sweep.
 	coreutilsIOBufsize = 256 << 10
 
+	// cpythonMinBuffer is CPython's io.DEFAULT_BUFFER_SIZE since 3.14,
+	// 128 KiB (cpython#117151): the floor of open()'s rule, and its size
+	// when st_blksize is 1 or less.
+	cpythonMinBuffer = 128 << 10
+
+	// cpythonMaxBuffer is the cap of CPython 3.14's open() rule,
+	// max(min(st_blksize, 8192 * 1024), DEFAULT_BUFFER_SIZE)
+	// (Lib/_pyio.py and Modules/_io/_iomodule.c, cpython#117151).
+	cpythonMaxBuffer = 8192 * 1024
+
+	// rustBufSize is Rust std's DEFAULT_BUF_SIZE, 8 * 1024, the capacity
+	// BufReader::new and BufWriter::new give (library/std/src/sys/io).
+	rustBufSize = 8 << 10
+
 	// maxBufferSize bounds sizes that come from the environment or from
 	// ParsePolicy, so that a typo cannot ask for terabytes.
 	maxBufferSize = 1 << 30
@@ -53,8 +67,8 @@ const (
 // Under every policy a Reader over a regular file gets no more buffer
 // than the file can fill: its size is capped at st_size rounded up to a
 // whole number of st_blksize blocks (one block for an empty file, or a
-// file such as those in /proc that reports size 0), and at least 16
-// bytes. A buffer larger than the file would only cost memory.
+// file such as those in /proc that reports size 0), but never below
+// bufio's 4096. A buffer larger than the file would only cost memory.
 type Policy int
 
 // The named policies. See the package documentation for a table.
@@ -63,11 +77,13 @@ const (
 	// given to SetDefaultPolicy, else the one named by the environment
 	// variable STDIOBUF_POLICY, else PolicyBlksize.
 	PolicyDefault Policy = 0
-	// PolicyBlksize is min(st_blksize, 128 KiB); 8192 if fstat fails or
-	// st_blksize <= 0. Terminals are line buffered.
+	// PolicyBlksize is min(st_blksize, 128 KiB), at least bufio's 4096
+	// and rounded up to a power of two; 8192 if fstat fails or st_blksize
+	// <= 0. Terminals are line buffered.
 	PolicyBlksize Policy = -1
-	// PolicyBufsiz is glibc's rule since 2.25: min(st_blksize, 8192);
-	// 8192 if fstat fails. Terminals are line buffered.
+	// PolicyBufsiz is glibc's rule since 2.25, exactly: min(st_blksize,
+	// 8192), so 1024 where st_blksize is 1024; 8192 if fstat fails or
+	// st_blksize <= 0. Terminals are line buffered.
 	PolicyBufsiz Policy = -2
 	// PolicyCoreutils is coreutils' io_blksize(): the smallest multiple
 	// of st_blksize that is at least 256 KiB, rounded up to a power of two
@@ -91,22 +107,33 @@ const (
 	// ("readahead:64K") reads ahead with buffers of n bytes, whatever n
 	// is.
 	PolicyReadahead Policy = -5
+	// PolicyCpython is CPython 3.14's open(): max(min(st_blksize,
+	// 8 MiB), 128 KiB); 128 KiB if fstat fails or st_blksize <= 1.
+	// Terminals are line buffered, as CPython's text files on a tty.
+	PolicyCpython Policy = -6
+	// PolicyRust is Rust's BufReader and BufWriter: 8 KiB whatever fstat
+	// says, and no terminal rule (a Rust program's files are never line
+	// buffered; only its standard output is, as a LineWriter, which this
+	// policy does not imitate). Standard error stays unbuffered, as
+	// Rust's is.
+	PolicyRust Policy = -7
 )
 
 // policyEnv is the environment variable that sets the process default
-// policy: blksize, bufsiz, coreutils, bufio, readahead, readahead:SIZE,
-// or a size such as 65536 or 64K.
+// policy: blksize, bufsiz, coreutils, bufio, readahead, cpython, rust,
+// readahead:SIZE, or a size such as 65536 or 64K.
 const policyEnv = "STDIOBUF_POLICY"
 
 // policyForms is what ParsePolicy accepts, for error messages.
-const policyForms = "want blksize, bufsiz, coreutils, bufio, readahead, readahead:SIZE, default or a size such as 65536 or 64K"
+const policyForms = "want blksize, bufsiz, coreutils, bufio, readahead, cpython, rust, readahead:SIZE, default or a size such as 65536 or 64K"
 
-var policyNames = [...]string{"default", "blksize", "bufsiz", "coreutils", "bufio", "readahead"}
+// policyNames are the named policies' names, policy -p at index p.
+var policyNames = [...]string{"default", "blksize", "bufsiz", "coreutils", "bufio", "readahead", "cpython", "rust"}
 
 // String returns the policy's name as ParsePolicy reads it: "blksize",
-// "bufsiz", "coreutils", "bufio", "readahead", "default", a byte count such
-// as "65536", or "readahead:65536". An invalid policy prints as
-// "Policy(-9)".
+// "bufsiz", "coreutils", "bufio", "readahead", "cpython", "rust",
+// "default", a byte count such as "65536", or "readahead:65536". An
+// invalid policy prints as "Policy(-9)".
 func (p Policy) String() string {
 	switch n, sized := p.aheadSize(); {
 	case sized:
@@ -127,9 +154,9 @@ func (p Policy) valid() bool {
 }
 
 // ParsePolicy parses a policy name (blksize, bufsiz, coreutils, bufio,
-// readahead or default, in any case), a size: a decimal byte count with an
-// optional suffix K, KiB (1024), KB (1000), M, MiB, MB, G, GiB or GB, at
-// most 1 GiB, or readahead:SIZE (ReadaheadSize).
+// readahead, cpython, rust or default, in any case), a size: a decimal
+// byte count with an optional suffix K, KiB (1024), KB (1000), M, MiB, MB,
+// G, GiB or GB, at most 1 GiB, or readahead:SIZE (ReadaheadSize).
 // The error wraps ErrInvalidPolicy and names the text and what is
 // accepted, or the 1 GiB cap for a size that is too big.
 func ParsePolicy(s string) (Policy, error) {
@@ -194,43 +221,86 @@ func parseSize(s string) (n int, why string) {
 }
 
 // size is the buffer size p gives a descriptor for which fstat reported
-// st (nil when fstat failed). p must be resolved (not PolicyDefault).
-func (p Policy) size(st *fileStat) (size int, reason string) {
+// st (nil when fstat failed), and the rule that gave it. p must be
+// resolved (not PolicyDefault).
+func (p Policy) size(st *fileStat) (size int, why reason) {
 	if p > 0 {
-		return int(p), "fixed size"
+		return int(p), reason{size: sizeFixed}
 	}
 	if n, sized := p.aheadSize(); sized {
-		return n, "fixed size"
+		return n, reason{size: sizeFixed}
 	}
-	if p == PolicyBufio {
-		return bufioSize, "bufio's 4096"
+	switch p {
+	case PolicyBufio:
+		return bufioSize, reason{size: sizeBufio}
+	case PolicyRust:
+		return rustBufSize, reason{size: sizeRust}
 	}
 	var blksize int64
 	if st != nil {
 		blksize = st.blksize
 	}
+	why.blksize = blksize
 	switch {
+	case p == PolicyCpython:
+		why.size = sizeCpython
+		return cpythonSize(blksize), why
 	case p == PolicyCoreutils:
-		return coreutilsBlksize(blksize, st != nil && st.regular), "io_blksize(st_blksize " + itoa(blksize) + ")"
+		why.size = sizeCoreutils
+		return coreutilsBlksize(blksize, st != nil && st.regular), why
 	case st == nil:
-		return glibcBUFSIZ, "fstat failed: BUFSIZ"
+		return glibcBUFSIZ, reason{size: sizeFstatFailed}
 	case blksize <= 0:
-		return glibcBUFSIZ, "st_blksize " + itoa(blksize) + ": BUFSIZ"
+		why.size = sizeNoBlksize
+		return glibcBUFSIZ, why
 	}
-	limit := int64(maxBlksizeBuffer)
 	if p == PolicyBufsiz {
-		limit = glibcBUFSIZ
+		if blksize > glibcBUFSIZ {
+			why.size, why.bound = sizeCapped, glibcBUFSIZ
+			return glibcBUFSIZ, why
+		}
+		why.size = sizeBlksize
+		return int(blksize), why
 	}
-	if blksize > limit {
-		return int(limit), "st_blksize " + itoa(blksize) + " capped at " + itoa(limit)
+	rule := blksizeRule(blksize)
+	why.bound = rule
+	switch {
+	case rule == blksize:
+		why.size = sizeBlksize
+	case blksize > maxBlksizeBuffer:
+		why.size = sizeCapped
+	case blksize < bufioSize:
+		why.size = sizeRaised
+	default:
+		why.size = sizeRounded
 	}
-	return int(blksize), "st_blksize " + itoa(blksize)
+	return int(rule), why
+}
+
+// blksizeRule is PolicyBlksize's size for a positive st_blksize: at most
+// 128 KiB, at least bufio's 4096 (a drop-in for bufio is never given a
+// smaller buffer than bufio's: ext4 made with -b 1024 reports 1024, WSL1
+// 512), and a power of two, rounded up as coreutils' io_blksize rounds
+// ZFS's odd sizes. The result is a power of two from 4096 to 128 KiB.
+func blksizeRule(blksize int64) int64 {
+	switch {
+	case blksize >= maxBlksizeBuffer:
+		return maxBlksizeBuffer
+	case blksize <= bufioSize:
+		return bufioSize
+	}
+	size := int64(bufioSize)
+	for size < blksize {
+		size <<= 1
+	}
+	return size
 }
 
 // fileCap is the most a Reader's buffer can usefully hold of the regular
 // file st describes: st_size rounded up to whole st_blksize blocks, at
 // least one block (a file in /proc reports size 0 and still has data), and
-// at least bufio's minimum. ok is false when the file is not regular.
+// at least bufio's 4096, so that a small st_blksize never makes a capped
+// buffer smaller than bufio's. ok is false when the file is not regular.
 func fileCap(st *fileStat) (limit int, ok bool) {
 	if st == nil || !st.regular {
 		return 0, false
@@ -240,7 +310,7 @@ func fileCap(st *fileStat) (limit int, ok bool) {
 	if blocks > maxBufferSize/block {
 		return 0, false // larger than any buffer a policy gives
 	}
-	return max(int(blocks*block), minReadBufferSize), true
+	return max(int(blocks*block), bufioSize), true
 }
 
 // itoa formats a number for a Reason.
@@ -261,6 +331,13 @@ func coreutilsBlksize(blksize int64, regular bool) int {
 		size = p
 	}
 	return int(size)
+}
+
+// cpythonSize is CPython 3.14's open(): st_blksize kept between 128 KiB
+// and 8 MiB, where st_blksize <= 1 (or a failed fstat, blksize 0) counts
+// as 128 KiB.
+func cpythonSize(blksize int64) int {
+	return int(max(min(blksize, cpythonMaxBuffer), cpythonMinBuffer))
 }
 
 // processDefault is the policy SetDefaultPolicy set, PolicyDefault if

@@ -160,7 +160,8 @@ func newReadahead(f raFile) *readahead {
 	ra := &readahead{f: f}
 	pos, err := f.Seek(0, io.SeekCurrent)
 	ra.seekable = err == nil
-	if _, st, _ := statDescriptor(f); st != nil && st.regular && ra.seekable {
+	var st fileStat
+	if _, ok, _ := statDescriptor(f, &st); ok && st.regular && ra.seekable {
 		ra.positional, ra.pos = true, pos
 	}
 	return ra

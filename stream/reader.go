@@ -32,6 +32,7 @@ type Reader struct {
 	lastByte     int        // last byte read for UnreadByte; -1 means invalid
 	lastRuneSize int        // size of last rune read for UnreadRune; -1 means invalid
 	ra           *readahead // nil unless reading ahead (readahead.go)
+	spare        []byte     // the buffer before a Reset, for init to reuse if the size fits; nil once buf is set
 	s            setup
 }
 
@@ -91,12 +92,22 @@ func (b *Reader) decide() {
 	b.updateAhead()
 }
 
-// init is doallocate for a Reader: decide, then allocate.
+// init is doallocate for a Reader: decide, then allocate, or reuse the
+// buffer a Reset kept if it has the size decided.
 func (b *Reader) init() {
 	if !b.s.decided {
 		b.decide()
 	}
-	b.buf = make([]byte, b.bufSize())
+	b.buf = reuse(b.spare, b.bufSize())
+	b.spare = nil
+}
+
+// reuse returns buf if it has size bytes, else a new buffer of that size.
+func reuse(buf []byte, size int) []byte {
+	if len(buf) == size {
+		return buf
+	}
+	return make([]byte, size)
 }
 
 // bufSize is the decided size, at least bufio's minimum for a reader.
@@ -163,17 +174,30 @@ func (b *Reader) Reset(r io.Reader) {
 	if b == r {
 		return
 	}
+	if b.buf != nil && b.s.keeps(r) {
+		// The common case of a Reader reused over memory: only the
+		// state of the reading is new.
+		b.rd, b.r, b.w, b.err = r, 0, 0, nil
+		b.lastByte, b.lastRuneSize = -1, -1
+		b.s.calls = counters{}
+		return
+	}
+	b.reset(r)
+}
+
+// reset is Reset for a new decision: the settings Reset keeps stay, the
+// old buffer is kept as a spare for init, and a reader that is not a
+// descriptor is decided and given its buffer at once, as bufio's is.
+func (b *Reader) reset(r io.Reader) {
 	b.resetAhead(r)
 	s := setup{policy: b.s.policy, size: b.s.size, vbuf: b.s.vbuf, vmode: b.s.vmode, vsize: b.s.vsize}
-	old := b.buf
-	*b = Reader{rd: r, lastByte: -1, lastRuneSize: -1, s: s}
+	spare := b.buf
+	if spare == nil {
+		spare = b.spare
+	}
+	*b = Reader{rd: r, lastByte: -1, lastRuneSize: -1, spare: spare, s: s}
 	if !isDescriptor(r) {
-		b.decide()
-		if len(old) == b.bufSize() {
-			b.buf = old
-		} else {
-			b.buf = make([]byte, b.bufSize())
-		}
+		b.init()
 	}
 }
 

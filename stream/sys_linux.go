@@ -23,8 +23,8 @@
 //
 // Every platform:
 //
-//	fstat(fd uintptr) *fileStat     fstat(2): blksize, size, kind, dev, ino;
-//	                                nil if it fails or the platform has none
+//	fstat(fd, *fileStat) bool       fstat(2): blksize, size, kind, dev, ino;
+//	                                false if it fails or the platform has none
 //	isTerminal(fd uintptr) bool     the terminal ioctl succeeds (isatty)
 //	errSeekPipe                     the error of a seek on a pipe (ESPIPE)
 //	sysErrno                        the type of an error number (syscall.Errno)

@@ -14,6 +14,6 @@ const errSeekPipe = syscall.ESPIPE
 // sysErrno is the type of a system call's error number (std.go).
 type sysErrno = syscall.Errno
 
-func fstat(fd uintptr) *fileStat { return nil }
+func fstat(fd uintptr, st *fileStat) bool { return false }
 
 func isTerminal(fd uintptr) bool { return false }

@@ -17,6 +17,6 @@ type sysErrno struct{}
 
 func (sysErrno) Error() string { return "" }
 
-func fstat(fd uintptr) *fileStat { return nil }
+func fstat(fd uintptr, st *fileStat) bool { return false }
 
 func isTerminal(fd uintptr) bool { return false }

@@ -13,30 +13,33 @@ const errSeekPipe = syscall.ESPIPE
 // sysErrno is the type of a system call's error number (std.go).
 type sysErrno = syscall.Errno
 
-func fstat(fd uintptr) *fileStat {
-	var st syscall.Stat_t
-	if err := syscall.Fstat(int(fd), &st); err != nil {
-		return nil
+// fstat fills st with fstat(2) of fd, and reports whether the call
+// succeeded. It fills in the caller's fileStat rather than return one so
+// that a stream's decision allocates nothing.
+func fstat(fd uintptr, st *fileStat) bool {
+	var sys syscall.Stat_t
+	if err := syscall.Fstat(int(fd), &sys); err != nil {
+		return false
 	}
 	// The conversions: the fields' types vary by system and architecture
 	// (st_dev is uint32 on linux/mips*, st_blksize int32 on darwin).
-	fs := &fileStat{
-		blksize: int64(st.Blksize),
-		size:    int64(st.Size),
-		dev:     uint64(st.Dev),
-		ino:     uint64(st.Ino),
+	*st = fileStat{
+		blksize: int64(sys.Blksize),
+		size:    int64(sys.Size),
+		dev:     uint64(sys.Dev),
+		ino:     uint64(sys.Ino),
 	}
-	switch uint32(st.Mode) & syscall.S_IFMT {
+	switch uint32(sys.Mode) & syscall.S_IFMT {
 	case syscall.S_IFREG:
-		fs.kind = kindRegular
+		st.kind = kindRegular
 	case syscall.S_IFDIR:
-		fs.kind = kindDir
+		st.kind = kindDir
 	case syscall.S_IFCHR:
-		fs.kind = kindChar
+		st.kind = kindChar
 	case syscall.S_IFIFO:
-		fs.kind = kindPipe
+		st.kind = kindPipe
 	case syscall.S_IFSOCK:
-		fs.kind = kindSocket
+		st.kind = kindSocket
 	}
-	return fs
+	return true
 }

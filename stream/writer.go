@@ -23,11 +23,12 @@ import (
 // A Writer is not safe for use by several goroutines at once; Stdout and
 // Stderr are.
 type Writer struct {
-	err error
-	buf []byte
-	n   int
-	wr  io.Writer
-	s   setup
+	err   error
+	buf   []byte
+	n     int
+	wr    io.Writer
+	spare []byte // the buffer before a Reset, for init to reuse if the size fits; nil once buf is set
+	s     setup
 }
 
 // NewWriterSize returns a new Writer whose buffer has at least the
@@ -87,7 +88,8 @@ func (b *Writer) init() {
 		b.decide()
 	}
 	if b.buf == nil && b.s.mode != Unbuffered {
-		b.buf = make([]byte, b.s.info.Size)
+		b.buf = reuse(b.spare, b.s.info.Size)
+		b.spare = nil
 	}
 }
 
@@ -136,14 +138,27 @@ func (b *Writer) Reset(w io.Writer) {
 	if b == w {
 		return
 	}
+	if b.s.keeps(w) {
+		// The common case of a Writer reused over memory: the buffer and
+		// the decision stay.
+		b.wr, b.n, b.err = w, 0, nil
+		b.s.calls = counters{}
+		return
+	}
+	b.reset(w)
+}
+
+// reset is Reset for a new decision: the settings Reset keeps stay, the
+// old buffer is kept as a spare for init, and a writer that is not a
+// descriptor is decided and given its buffer at once, as bufio's is.
+func (b *Writer) reset(w io.Writer) {
 	s := setup{policy: b.s.policy, size: b.s.size, vbuf: b.s.vbuf, vmode: b.s.vmode, vsize: b.s.vsize}
-	old := b.buf
-	*b = Writer{wr: w, s: s}
+	spare := b.buf
+	if spare == nil {
+		spare = b.spare
+	}
+	*b = Writer{wr: w, spare: spare, s: s}
 	if !isDescriptor(w) {
-		b.decide()
-		if b.s.mode != Unbuffered && len(old) == b.s.info.Size {
-			b.buf = old // reused: init allocates only when there is none
-		}
 		b.init()
 	}
 }

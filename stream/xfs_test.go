@@ -7,7 +7,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/stdiobuf/stdiobuf/internal/xfsmount"
+	"github.com/stdiobuf/stdiobuf/internal/fsmount"
 	"github.com/stdiobuf/stdiobuf/stream"
 )
 
@@ -30,7 +30,7 @@ func TestXFSLargeBlksize(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.allocsize, func(t *testing.T) {
-			dir := xfsmount.ForTest(t, tc.allocsize)
+			dir := fsmount.ForTest(t, "xfs"+tc.allocsize)
 			probe, err := os.Create(filepath.Join(dir, "probe"))
 			if err != nil {
 				t.Fatal(err)

@@ -7,13 +7,16 @@ import (
 
 // Zero-copy.
 //
-// Writer.ReadFrom, Reader.WriteTo and Reader.CopyBytes first pass on the
-// bytes they hold in their buffers, then hand the rest of the copy to
-// kernelCopy. On Linux (zerocopy_linux.go) it moves the bytes inside the
-// kernel with copy_file_range, sendfile or splice; elsewhere
-// (zerocopy_other.go) it declines and the caller copies in user space.
+// Writer.ReadFrom, Reader.WriteTo and Reader.CopyBytes first decide
+// whether the rest of a copy can move inside the kernel (planCopy, which
+// looks at both ends and changes neither), and only then pass on the bytes
+// they hold in their buffers and run the plan. On Linux
+// (zerocopy_linux.go) the kernel moves the bytes with copy_file_range,
+// sendfile or splice, between two concrete *os.File values; elsewhere
+// (zerocopy_other.go) there is never a plan and the caller copies in user
+// space, as bufio does.
 //
-// The rule that keeps every byte accounted for: kernelCopy declines
+// The rule that keeps every byte accounted for: a plan's run declines
 // (handled false) only while no byte has been taken from the source, so the
 // caller's user-space copy starts exactly where the kernel copy would have.
 // Once a byte has moved, the kernel copy finishes the job or returns the
@@ -27,15 +30,15 @@ import (
 // ends: the caller credits the kernel calls to both streams, since each
 // took part in every one, and the writes to the stream that writes.
 
-// kernelSys is the seam between kernelCopy's loops and the kernel: the
+// kernelSys is the seam between a kernel copy's loops and the kernel: the
 // calls that move bytes, and the one that makes the intermediate pipe. The
 // descriptors' offsets are always the ones the kernel keeps (nil offset
 // arguments), so a copy starts at the current offset and leaves it after
 // the last byte copied. Each call returns what the system call did: a byte
 // count, or an error (a syscall.Errno) with a count of zero or less.
 //
-// kernelCopy uses the real calls; tests pass their own kernelSys to make
-// the kernel refuse or fail at a chosen call.
+// copyPlan.run uses the real calls; tests pass their own kernelSys to
+// runWith to make the kernel refuse or fail at a chosen call.
 type kernelSys interface {
 	// copyFileRange moves up to n bytes from the file src to the file dst.
 	copyFileRange(dst, src, n int) (int, error)
@@ -56,6 +59,18 @@ type copySource struct {
 	r      io.Reader
 	limits []*io.LimitedReader // outermost first
 	remain int64
+}
+
+// copySourceEnd is src with any *io.LimitedReader wrappers taken off: the
+// reader whose type decides whether a kernel copy may stand in for it.
+func copySourceEnd(src io.Reader) io.Reader {
+	for {
+		lr, ok := src.(*io.LimitedReader)
+		if !ok {
+			return src
+		}
+		src = lr.R
+	}
 }
 
 // newCopySource unwraps src for a copy of at most limit bytes (limit < 0:

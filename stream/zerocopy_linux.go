@@ -9,19 +9,71 @@ import (
 	"syscall"
 )
 
-// kernelCopy moves up to limit bytes (limit < 0: until EOF) from src to dst
-// without copying them through user space. Callers have already drained the
-// reader's buffer and flushed the writer's. handled is false when nothing was
-// moved and the caller must copy in user space; once bytes moved, err is final.
-// src and dst are the underlying reader and writer (*os.File, *io.LimitedReader
-// around one, net conns, ...). c counts the calls made (c.kernel++ per syscall).
+// A copyPlan is a kernel copy decided on and not yet begun: the source
+// (its LimitedReaders unwrapped), the destination, and what the kernel
+// needs to know of each end.
+type copyPlan struct {
+	src     copySource
+	dst     io.Writer
+	in, out copyEnd
+}
+
+// planCopy decides whether up to limit bytes (limit < 0: to the end) of
+// src can move to dst inside the kernel, and if so returns the plan. It
+// changes nothing at either end (fstat and fcntl only), so a caller
+// decides before it flushes anything.
 //
-// Any src and dst that implement syscall.Conn qualify: offering its
-// descriptor is taken as a promise that the descriptor's bytes are the
-// value's bytes, as package net's splice and sendfile take it.
-func kernelCopy(dst io.Writer, src io.Reader, limit int64, c *counters) (written int64, handled bool, err error) {
-	written, handled, err = zeroCopy(linuxSys{}, dst, src, limit, c)
-	sigpipeOnEPIPE(dst, err)
+// A kernel copy stands in for the Read and Write calls a user-space copy
+// would make, so it takes only ends whose Read and Write are the
+// descriptor's own bytes: a non-nil *os.File at both ends, the source
+// perhaps under *io.LimitedReaders. The concrete type, not what a value
+// offers: a type embedding *os.File, or any value with an Fd or
+// SyscallConn method, may transform, count or log in its own Read and
+// Write, which a copy between the descriptor numbers would bypass. (Such
+// a value is still a descriptor for deciding a stream's size and mode:
+// see fd.go.) A socket of package net is not taken either: telling a
+// *net.TCPConn from a type embedding one needs package net or reflect,
+// which this package does not link into every program; bufio's rule, which
+// the callers then follow, reaches package net's and package os's own
+// kernel copies (TCPConn.WriteTo, File.ReadFrom's splice) for it.
+func planCopy(dst io.Writer, src io.Reader, limit int64) (p copyPlan, ok bool) {
+	if !isOSFile(dst) || !isOSFile(copySourceEnd(src)) {
+		return copyPlan{}, false
+	}
+	return describeCopy(dst, newCopySource(src, limit))
+}
+
+// describeCopy is planCopy past the choice of ends: whether the
+// descriptors behind s and dst suit a kernel copy, and if there is
+// anything to copy.
+func describeCopy(dst io.Writer, s copySource) (p copyPlan, ok bool) {
+	if s.remain <= 0 {
+		return copyPlan{}, false
+	}
+	in, ok := describe(s.r)
+	if !ok {
+		return copyPlan{}, false
+	}
+	out, ok := describe(dst)
+	if !ok || !compatible(&in, &out) {
+		return copyPlan{}, false
+	}
+	return copyPlan{src: s, dst: dst, in: in, out: out}, true
+}
+
+// run moves the bytes (see the package's zero-copy rules in zerocopy.go):
+// handled is false when the kernel refused before any byte moved, and the
+// caller copies in user space. c counts the calls made.
+func (p *copyPlan) run(c *counters) (written int64, handled bool, err error) {
+	// The destination's RawConn is taken again, after the caller's flush
+	// into it: under stdiobuf build -stdout, os.Stdout's SyscallConn first
+	// writes out what package os buffers for it, where the flush may just
+	// have put bytes that must come before the copied ones.
+	if rc, ok := rawConn(p.dst); ok {
+		p.out.rc = rc
+	}
+	written, handled, err = p.runWith(linuxSys{}, c)
+	sigpipeOnEPIPE(p.dst, err)
 	return written, handled, err
 }
 
@@ -56,21 +108,10 @@ const (
 	maxRound = 0x7ffff000
 )
 
-// zeroCopy is kernelCopy with the system calls made through sys.
-func zeroCopy(sys kernelSys, dst io.Writer, src io.Reader, limit int64, c *counters) (written int64, handled bool, err error) {
-	s := newCopySource(src, limit)
-	if s.remain <= 0 {
-		return 0, true, nil
-	}
-	in, ok := describe(s.r)
-	if !ok {
-		return 0, false, nil
-	}
-	out, ok := describe(dst)
-	if !ok || !compatible(&in, &out) {
-		return 0, false, nil
-	}
-	t := &transfer{sys: sys, c: c, src: &s, dst: dst, in: &in, out: &out}
+// runWith is run with the system calls made through sys.
+func (p *copyPlan) runWith(sys kernelSys, c *counters) (written int64, handled bool, err error) {
+	in, out := &p.in, &p.out
+	t := &transfer{sys: sys, c: c, src: &p.src, dst: p.dst, in: in, out: out}
 	switch {
 	case in.kind == kindRegular && out.kind == kindRegular:
 		// copy_file_range can share extents or copy on the server; where
@@ -115,10 +156,7 @@ type copyEnd struct {
 }
 
 // describe finds the descriptor behind x and what kind of file it is;
-// ok is false if x has none, or one that no kernel copy can use. Any x
-// that rawConn accepts qualifies, a net.Conn included: offering its
-// descriptor is taken as a promise that the descriptor's bytes are the
-// value's bytes, as package net's splice and sendfile take it.
+// ok is false if x has none, or one that no kernel copy can use.
 func describe(x any) (e copyEnd, ok bool) {
 	rc, ok := rawConn(x)
 	if !ok {
@@ -127,18 +165,14 @@ func describe(x any) (e copyEnd, ok bool) {
 	e.rc = rc
 	ok = false
 	cerr := rc.Control(func(fd uintptr) {
-		st := fstat(fd)
-		if st == nil {
+		var st fileStat
+		if !fstat(fd, &st) {
 			return
 		}
 		var err error
 		e.nonblock, e.appendMode, e.direct, err = fileFlags(fd)
 		if err != nil {
 			return
-		}
-		if _, polled := rc.(fdConn); polled {
-			// No poller waits for it: run polls it itself.
-			e.nonblock = false
 		}
 		e.dev, e.ino = st.dev, st.ino
 		switch st.kind {

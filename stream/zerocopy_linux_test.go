@@ -37,6 +37,26 @@ type zcCalls struct {
 	Calls   []string
 }
 
+// zeroCopy runs the kernel copy's machinery from src to dst through sys,
+// whatever the ends' types (TestPlanCopyEnds tests planCopy's choice of
+// ends): the copy a plan for them would make.
+func zeroCopy(sys kernelSys, dst io.Writer, src io.Reader, limit int64, c *counters) (int64, bool, error) {
+	p, ok := describeCopy(dst, newCopySource(src, limit))
+	if !ok {
+		return 0, false, nil
+	}
+	return p.runWith(sys, c)
+}
+
+// kernelCopy is a stream's kernel copy: a plan, then its run.
+func kernelCopy(dst io.Writer, src io.Reader, limit int64, c *counters) (int64, bool, error) {
+	p, ok := planCopy(dst, src, limit)
+	if !ok {
+		return 0, false, nil
+	}
+	return p.run(c)
+}
+
 // zcData is a test source's bytes, the same in every test.
 func zcData() []byte {
 	b := make([]byte, zcSize)
@@ -564,7 +584,9 @@ func testKernelCopyPair(t *testing.T, data []byte, src testSource, dst testDest,
 }
 
 // TestKernelCopyDeclines covers copies that the kernel copy leaves to the
-// caller, or finishes at once, without touching either end's bytes.
+// caller without touching either end's bytes. A copy of nothing (a limit
+// of 0) is left to the caller too, so that a Writer flushes nothing for
+// it, as bufio's ReadFrom does not.
 func TestKernelCopyDeclines(t *testing.T) {
 	dir := t.TempDir()
 	name := filepath.Join(dir, "f")
@@ -581,13 +603,12 @@ func TestKernelCopyDeclines(t *testing.T) {
 		return f
 	}
 	tests := []struct {
-		name    string
-		src     func(t *testing.T) io.Reader
-		dst     func(t *testing.T) io.Writer
-		limit   int64
-		sys     *faultySys
-		handled bool
-		tries   bool // the kernel is asked, and refuses
+		name  string
+		src   func(t *testing.T) io.Reader
+		dst   func(t *testing.T) io.Writer
+		limit int64
+		sys   *faultySys
+		tries bool // the kernel is asked, and refuses
 	}{{
 		name:  "not-a-descriptor-source",
 		limit: -1,
@@ -659,16 +680,14 @@ func TestKernelCopyDeclines(t *testing.T) {
 		},
 		dst: func(t *testing.T) io.Writer { return open(t, filepath.Join(dir, "out3"), os.O_WRONLY|os.O_CREATE) },
 	}, {
-		name:    "limit-zero",
-		src:     func(t *testing.T) io.Reader { return open(t, name, os.O_RDONLY) },
-		dst:     func(t *testing.T) io.Writer { return open(t, os.DevNull, os.O_WRONLY) },
-		handled: true,
+		name: "limit-zero",
+		src:  func(t *testing.T) io.Reader { return open(t, name, os.O_RDONLY) },
+		dst:  func(t *testing.T) io.Writer { return open(t, os.DevNull, os.O_WRONLY) },
 	}, {
-		name:    "limitedreader-zero",
-		src:     func(t *testing.T) io.Reader { return &io.LimitedReader{R: open(t, name, os.O_RDONLY), N: 0} },
-		dst:     func(t *testing.T) io.Writer { return open(t, os.DevNull, os.O_WRONLY) },
-		limit:   -1,
-		handled: true,
+		name:  "limitedreader-zero",
+		src:   func(t *testing.T) io.Reader { return &io.LimitedReader{R: open(t, name, os.O_RDONLY), N: 0} },
+		dst:   func(t *testing.T) io.Writer { return open(t, os.DevNull, os.O_WRONLY) },
+		limit: -1,
 	}}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -679,7 +698,7 @@ func TestKernelCopyDeclines(t *testing.T) {
 			}
 			var c counters
 			n, handled, err := zeroCopy(sys, dst, src, tt.limit, &c)
-			if diff := cmp.Diff([]any{int64(0), tt.handled, nil}, []any{n, handled, err}); diff != "" {
+			if diff := cmp.Diff([]any{int64(0), false, nil}, []any{n, handled, err}); diff != "" {
 				t.Errorf("zeroCopy (-want +got):\n%s", diff)
 			}
 			if sys.moved != 0 {
@@ -974,22 +993,68 @@ func (o fdOnly) Fd() uintptr {
 	return fd
 }
 
-// TestKernelCopyFdOnly: a value that has only an Fd method is a descriptor
-// for the kernel copy as for the buffering decision. No poller waits for
-// it, so when its non-blocking pipe is full the copy waits in poll(2).
-func TestKernelCopyFdOnly(t *testing.T) {
-	data := zcData()
-	src := zcFileAfter(t, nil, data, os.O_RDONLY)
-	r, w := zcPipe(t, false) // non-blocking: Go's poller pipe
-	got := zcDrain(t, r)
-	sys := &faultySys{}
-	n, handled, err := zeroCopy(sys, fdOnly{w}, fdOnly{src}, -1, new(counters))
-	w.Close()
-	want := zcCalls{zcSize, true, nil, zcSum(data), []string{"sendfile"}}
-	if diff := cmp.Diff(want, zcCalls{n, handled, err, zcSum(got()), sys.used()}); diff != "" {
-		t.Errorf("(-want +got):\n%s", diff)
+// embeddingFile and embeddingTCP embed a file and a TCP connection: they
+// have every method of the embedded value, and could override Read or
+// Write.
+type (
+	embeddingFile struct{ *os.File }
+	embeddingTCP  struct{ *net.TCPConn }
+)
+
+// TestPlanCopyEnds: a kernel copy is planned only from a concrete
+// *os.File, under LimitedReaders or not, to a concrete *os.File; never
+// from or to a type embedding one, a socket of package net or any other
+// value with Fd or SyscallConn, nor for a nil *os.File.
+func TestPlanCopyEnds(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Skipf("no TCP on the loopback interface: %v", err)
 	}
-	if sys.eagain == 0 {
-		t.Errorf("no call failed with EAGAIN: the waiting was not tried")
+	defer ln.Close()
+	accepted := make(chan net.Conn, 1)
+	go func() {
+		a, _ := ln.Accept()
+		accepted <- a
+	}()
+	d, err := net.Dial("tcp", ln.Addr().String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	a := <-accepted
+	defer a.Close()
+	tcp := a.(*net.TCPConn)
+	unixConn, _ := zcSocketPair(t)
+	defer unixConn.Close()
+	file := zcFileAfter(t, nil, []byte("data\n"), os.O_RDONLY)
+	out := zcFileAfter(t, nil, nil, os.O_WRONLY)
+
+	tests := []struct {
+		name string
+		dst  io.Writer
+		src  io.Reader
+		want bool
+	}{
+		{"file to file", out, file, true},
+		{"limited file to file", out, &io.LimitedReader{R: &io.LimitedReader{R: file, N: 9}, N: 3}, true},
+		{"tcp to file", out, tcp, false},
+		{"unix socket to file", out, unixConn, false},
+		{"file to tcp", tcp, file, false},
+		{"file to embedding file", embeddingFile{out}, file, false},
+		{"embedding file to file", out, embeddingFile{file}, false},
+		{"limited embedding file to file", out, io.LimitReader(embeddingFile{file}, 3), false},
+		{"embedding tcp to file", out, embeddingTCP{tcp}, false},
+		{"Fd-only to file", out, fdOnly{file}, false},
+		{"file to Fd-only", fdOnly{out}, file, false},
+		{"nil file to file", out, (*os.File)(nil), false},
+		{"file to nil file", (*os.File)(nil), file, false},
+		{"nil tcp to file", out, (*net.TCPConn)(nil), false},
+		{"bytes to file", out, bytes.NewReader([]byte("x")), false},
+		{"nil to file", out, nil, false},
+	}
+	for _, tt := range tests {
+		if _, got := planCopy(tt.dst, tt.src, -1); got != tt.want {
+			t.Errorf("%s: planCopy planned %v, want %v", tt.name, got, tt.want)
+		}
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/stdiobuf/stdiobuf/internal/fsmount"
 )
 
 func TestCleanups(t *testing.T) {
@@ -68,10 +69,15 @@ func TestMountFailure(t *testing.T) {
 	if err := os.WriteFile(in, []byte("x\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	fs, err := fsmount.Lookup("xfs128k")
+	if err != nil {
+		t.Fatal(err)
+	}
+	fs.Options = "largeio,allocsize=3q"
 	var cl cleanups
-	_, err := mountXFS(t.Context(), dir, xfsConfig{name: "bad", allocsize: "3q", blksize: 1}, in, &cl)
-	if err == nil || !strings.Contains(err.Error(), "mount -o loop,largeio,allocsize=3q") {
-		t.Errorf("mountXFS with a bad allocsize: error %v", err)
+	_, err = mountFS(t.Context(), dir, fs, in, &cl)
+	if err == nil || !strings.Contains(err.Error(), "mount -t xfs -o loop,largeio,allocsize=3q") {
+		t.Errorf("mountFS with a bad allocsize: error %v", err)
 	}
 	if n := cl.run(os.Stderr); n != 0 {
 		t.Errorf("%d cleanup steps failed", n)

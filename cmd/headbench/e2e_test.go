@@ -14,7 +14,7 @@ import (
 	"syscall"
 	"testing"
 
-	"github.com/stdiobuf/stdiobuf/internal/xfsmount"
+	"github.com/stdiobuf/stdiobuf/internal/fsmount"
 )
 
 // needGetdelim skips the test when cmd/getdelim does not build: headbench
@@ -198,8 +198,14 @@ func mountsUnder(t *testing.T, dir string) []string {
 
 func needMount(t *testing.T) {
 	t.Helper()
-	if ok, why := xfsmount.Available(); !ok {
-		t.Skipf("cannot make XFS loop mounts here: %s", why)
+	for _, name := range []string{"xfs128k", "xfs1m"} {
+		fs, err := fsmount.Lookup(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ok, why := fs.Available(); !ok {
+			t.Skipf("cannot mount %s here: %s", name, why)
+		}
 	}
 }
 

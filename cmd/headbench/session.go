@@ -15,7 +15,7 @@ import (
 	"slices"
 	"time"
 
-	"github.com/stdiobuf/stdiobuf/internal/xfsmount"
+	"github.com/stdiobuf/stdiobuf/internal/fsmount"
 	"golang.org/x/sys/unix"
 )
 
@@ -292,11 +292,10 @@ func scanInput(path string) (sum uint32, n, lines int64, err error) {
 	return h.Sum32(), n, lines, nil
 }
 
-// prepareTargets returns the local target and the XFS mounts asked for that
+// prepareTargets returns the local target and the mounts asked for that
 // could be made; each one that could not is reported.
 func (s *session) prepareTargets(ctx context.Context, work string, in inputInfo) []*target {
 	var targets []*target
-	ok, why := xfsmount.Available()
 	for _, name := range s.o.fs {
 		if name == "local" {
 			t, err := newTarget("local", in.Path, "")
@@ -307,12 +306,17 @@ func (s *session) prepareTargets(ctx context.Context, work string, in inputInfo)
 			targets = append(targets, t)
 			continue
 		}
-		if !ok {
-			s.note(false, "fs=%s: left out: %s; the figures are for the local file system only", name, why)
+		fs, err := fsmount.Lookup(name)
+		if err != nil {
+			s.note(true, "fs=%s: %v", name, err)
+			continue
+		}
+		if ok, why := fs.Available(); !ok {
+			s.note(false, "fs=%s: left out: %s", name, why)
 			continue
 		}
 		s.prog.printf("mounting fs=%s and copying the input there", name)
-		t, err := mountXFS(ctx, work, xfsConfigs[name], in.Path, &s.cl)
+		t, err := mountFS(ctx, work, fs, in.Path, &s.cl)
 		if ctx.Err() != nil {
 			return nil
 		}

@@ -11,7 +11,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/stdiobuf/stdiobuf/internal/xfsmount"
+	"github.com/stdiobuf/stdiobuf/internal/fsmount"
 	"golang.org/x/sys/unix"
 )
 
@@ -213,7 +213,7 @@ func openPty(t *testing.T) (master, slave *os.File) {
 // the plain one keeps bufio's 4096.
 func TestHeldInXFS(t *testing.T) {
 	plain, shim := buildHeldin(t)
-	dir := xfsmount.ForTest(t, "128k")
+	dir := fsmount.ForTest(t, "xfs128k")
 	file := filepath.Join(dir, "input")
 	if err := os.WriteFile(file, []byte(strings.Repeat("line\n", 100000)), 0o644); err != nil {
 		t.Fatal(err)

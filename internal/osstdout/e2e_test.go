@@ -130,7 +130,14 @@ const (
 // what came out.
 func run(t *testing.T, bin string, s sink, merged bool, args ...string) result {
 	t.Helper()
+	return runEnv(t, bin, s, merged, nil, args...)
+}
+
+// runEnv is run with env ("NAME=value") added to the environment.
+func runEnv(t *testing.T, bin string, s sink, merged bool, env []string, args ...string) result {
+	t.Helper()
 	cmd := exec.Command(bin, args...)
+	cmd.Env = append(os.Environ(), env...)
 	var errBuf bytes.Buffer
 	cmd.Stderr = &errBuf
 	var read func() []byte
@@ -205,7 +212,8 @@ func run(t *testing.T, bin string, s sink, merged bool, args ...string) result {
 }
 
 // TestSameOutput: every exit path that runs exit hooks, a child writing
-// to the same descriptor, a raw write after Fd, io.Copy into os.Stdout,
+// to the same descriptor, a raw write after Fd, io.Copy into os.Stdout, a
+// bufio.Reader's WriteTo into a bufio.Writer over it (a kernel copy),
 // standard error merged into standard output, Close, Stat and Seek (which
 // see the bytes printed before them) and a log.Logger on os.Stdout deliver
 // every byte in the order of the plain build, wherever standard output
@@ -228,6 +236,7 @@ func TestSameOutput(t *testing.T) {
 		{"child", []string{"child"}, false},
 		{"fd", []string{"fd"}, false},
 		{"copy", []string{"copy", data}, false},
+		{"bufio copy", []string{"bufiocopy", data}, false},
 		{"stderr 2>&1", []string{"stderr"}, true},
 		{"close", []string{"close"}, false},
 		{"Stat and Seek", []string{"stat"}, false},
@@ -523,5 +532,57 @@ func TestStdbufWriteCount(t *testing.T) {
 	// call, at least 100 times fewer calls than one a line.
 	if g := count(buffered, "many"); g*100 > 100000 {
 		t.Errorf("into /dev/null: %d write calls for 100000 lines", g)
+	}
+}
+
+// TestEmbeddedRead: with read-ahead on, a type that embeds *os.File and
+// overrides Read is read through its Read, as bufio reads it: read-ahead
+// reads only a concrete *os.File, as in a build without -stdout.
+func TestEmbeddedRead(t *testing.T) {
+	plain, buffered := programs(t)
+	data := filepath.Join(t.TempDir(), "data")
+	if err := os.WriteFile(data, bytes.Repeat([]byte("a line in lower case\n"), 50000), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	env := []string{"STDIOBUF_POLICY=readahead:131072"}
+	want := result{Stdout: "50000 lines, 50000 read through the embedding type's Read\n"}
+	for _, bin := range []string{plain, buffered} {
+		got := runEnv(t, bin, toFile, false, env, "embedread", data)
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Errorf("%s (-want +got):\n%s", filepath.Base(bin), diff)
+		}
+	}
+}
+
+// TestReadaheadFromFile: with read-ahead on, a concrete *os.File is read
+// ahead under -stdout too (pread64 calls, seen with strace): package os
+// tells the generated bufio which values are its files.
+func TestReadaheadFromFile(t *testing.T) {
+	_, buffered := programs(t)
+	if _, err := exec.LookPath("strace"); err != nil {
+		t.Skipf("needs strace: %v", err)
+	}
+	dir := t.TempDir()
+	data := filepath.Join(dir, "data")
+	if err := os.WriteFile(data, bytes.Repeat([]byte("a line in lower case\n"), 50000), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	log := filepath.Join(dir, "strace.log")
+	cmd := exec.Command("strace", "-f", "-o", log, "-e", "trace=pread64", buffered, "embedread", data, "concrete")
+	cmd.Env = append(os.Environ(), "STDIOBUF_POLICY=readahead:131072")
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("strace: %v", err)
+	}
+	if want := "50000 lines, 0 read through the embedding type's Read\n"; string(out) != want {
+		t.Errorf("printed %q, want %q", out, want)
+	}
+	b, err := os.ReadFile(log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The runtime makes pread64 calls of its own: look for one of data.
+	if !regexp.MustCompile(`pread64\(\d+, "[^"]*lower case`).Match(b) {
+		t.Errorf("no pread64 call read the data: the *os.File was not read ahead\n%s", b)
 	}
 }

@@ -2,53 +2,35 @@ package shimtools
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
 
-	"github.com/stdiobuf/stdiobuf/internal/xfsmount"
+	"github.com/stdiobuf/stdiobuf/internal/fsmount"
 	"golang.org/x/sys/unix"
 )
 
 // CanMountXFS says whether MountXFS can work here, and if not why.
-func CanMountXFS() (ok bool, why string) { return xfsmount.Available() }
+func CanMountXFS() (ok bool, why string) { return xfs128k().Available() }
 
 // XFSOptions are the mount options MountXFS uses: files report st_blksize
 // 131072.
 const XFSOptions = "loop,largeio,allocsize=128k"
 
+// xfs128k is the file system MountXFS mounts, with XFSOptions.
+func xfs128k() fsmount.FS {
+	fs, _ := fsmount.Lookup("xfs128k")
+	return fs
+}
+
 // MountXFS makes a sparse image of size bytes in dir, formats it as XFS,
-// mounts it with XFSOptions on dir/xfs and returns the mount point and a
-// function that unmounts it and removes the image. On error nothing is left
-// mounted.
+// mounts it with XFSOptions on a new folder in dir and returns the mount
+// point and a function that unmounts it and removes the image. On error
+// nothing is left mounted.
 func MountXFS(ctx context.Context, dir string, size int64) (mnt string, cleanup func() error, err error) {
-	img := filepath.Join(dir, "xfs.img")
-	mnt = filepath.Join(dir, "xfs")
-	cleanup = func() error {
-		errs := []error{xfsmount.Unmount(mnt)}
-		for _, p := range []string{mnt, img} {
-			if err := os.Remove(p); err != nil && !errors.Is(err, os.ErrNotExist) {
-				errs = append(errs, err)
-			}
-		}
-		return errors.Join(errs...)
-	}
-	defer func() {
-		if err != nil {
-			cleanup()
-		}
-	}()
-	if err := xfsmount.MakeImage(ctx, img, size); err != nil {
+	m, err := xfs128k().Mount(ctx, dir, size)
+	if err != nil {
 		return "", nil, err
 	}
-	if err := os.Mkdir(mnt, 0o755); err != nil {
-		return "", nil, err
-	}
-	if err := xfsmount.Mount(ctx, img, mnt, "128k"); err != nil { // XFSOptions
-		return "", nil, err
-	}
-	return mnt, cleanup, nil
+	return m.Dir, m.Close, nil
 }
 
 // FSType names the file system that holds path, from statfs(2), and gives

@@ -5,11 +5,30 @@ package bufio
 import (
 	"io"
 	"syscall"
+	_ "unsafe" // for go:linkname
 )
 
 // Under `stdiobuf build -stdout` package os imports this package to buffer
 // the process's standard output, so this package cannot import os. This
 // file and std.go stand in for stream's osfile.go and std.go.
+
+// osSide is what package os tells this package about its files, which
+// this package cannot name. Package os fills it while it initialises,
+// before any other package runs, through setOSSide; in a program without
+// package os it stays empty, and no value is an *os.File.
+var osSide struct {
+	isFile func(v any) bool // v is a non-nil *os.File, not a type embedding one
+}
+
+// setOSSide is the one channel from package os to this package: os calls
+// it through a go:linkname (os's zz_stdiobuf_stdout.go, stdioSetBufioSide,
+// repeats this signature, which no compiler checks across the two: change
+// both together).
+//
+//go:linkname setOSSide
+func setOSSide(isFile func(any) bool) {
+	osSide.isFile = isFile
+}
 
 // syscallError is what a failed kernel copy returns here, in place of
 // *os.SyscallError (which this package cannot name): the same text, and
@@ -31,6 +50,20 @@ func newSyscallError(name string, err error) error {
 	return &syscallError{name, err}
 }
 
+// isOSFile reports whether v is a non-nil *os.File, as package os says
+// (osSide): the one kind of destination, and one of the sources, whose
+// Read and Write a kernel copy may stand in for (planCopy).
+func isOSFile(v any) bool {
+	return osSide.isFile != nil && osSide.isFile(v)
+}
+
+// controlOSFile reports that v is no *os.File it can reach without an
+// interface: the caller (statDescriptor) then takes v's descriptor
+// through SyscallConn, as for any descriptor.
+func controlOSFile(v any, fn func(fd uintptr)) (isFile bool, err error) {
+	return false, nil
+}
+
 // osFile returns w if it is a descriptor writer (an *os.File is one: it has
 // Fd and SyscallConn), whose Write turns EPIPE on standard output or
 // standard error into the runtime's SIGPIPE.
@@ -47,11 +80,12 @@ type raFile interface {
 	io.Seeker
 }
 
-// raFileOf returns r if it is a descriptor (isDescriptor: an *os.File, not
-// nil, is one) that can read at an offset and seek.
+// raFileOf returns r if it is a non-nil *os.File, as package os says
+// (osSide): read-ahead reads a concrete file through its ReadAt, never a
+// type that embeds one and overrides Read.
 func raFileOf(r io.Reader) (raFile, bool) {
 	f, ok := r.(raFile)
-	if !ok || !isDescriptor(r) {
+	if !ok || osSide.isFile == nil || !osSide.isFile(r) {
 		return nil, false
 	}
 	return f, true

@@ -21,6 +21,7 @@ import (
 	"sync"
 	"syscall"
 	"time"
+	_ "unsafe" // for go:linkname
 )
 
 // stdioStream is the process's original standard output, buffered.
@@ -54,6 +55,24 @@ func stdioStart(out, in, errf *File) *stdioStream {
 	// abort(3) in C.
 	exithook.Add(exithook.Hook{F: s.exitFlush, RunOnFailure: true})
 	return s
+}
+
+// stdioSetBufioSide is bufio's setOSSide (internal/osstdout/bufio/osfile.go),
+// the one channel by which package os tells the bufio it imports about its
+// files; bufio cannot import os. The signature must stay the same as
+// setOSSide's: no compiler checks it across a go:linkname.
+//
+//go:linkname stdioSetBufioSide bufio.setOSSide
+func stdioSetBufioSide(isFile func(any) bool)
+
+func init() { stdioSetBufioSide(stdioIsFile) }
+
+// stdioIsFile reports whether v is a non-nil *File: bufio reads ahead only
+// from one (its methods are os's own, which hold the file's reference
+// across a read), not from a type that embeds one and overrides Read.
+func stdioIsFile(v any) bool {
+	f, ok := v.(*File)
+	return ok && f != nil
 }
 
 // stdioRawFile is what the buffer writes to: the original methods, so
@@ -97,13 +116,33 @@ func (s *stdioStream) flush(f *File) error {
 	return s.w.Flush()
 }
 
-// exitFlush flushes at exit. A goroutine may hold the lock for good,
-// blocked in a write(2) that nobody will take (a full pipe, a terminal
-// stopped with ^S): then exit must not wait for it, as a plain Go program
-// does not, so exitFlush tries the lock for a while and gives up, losing
-// what is buffered, as glibc's exit skips a stream it cannot lock.
-func (s *stdioStream) exitFlush() {
-	if s.w == nil || !s.tryLock() {
+// Longest waits for the lock where waiting for good is not an option:
+// at exit and Close (a goroutine may hold the lock for good, blocked in a
+// write(2) that nobody will take: a full pipe, a terminal stopped with
+// ^S), and in tryFlush (a panic or a signal: the holder may never run
+// again).
+const (
+	stdioExitWait = time.Second
+	stdioTryWait  = 100 * time.Millisecond
+)
+
+// exitFlush flushes at exit. Exit must not wait for a stuck writer, as a
+// plain Go program does not, so exitFlush tries the lock for a while and
+// gives up, losing what is buffered, as glibc's exit skips a stream it
+// cannot lock.
+func (s *stdioStream) exitFlush() { s.flushWithin(stdioExitWait) }
+
+// tryFlush writes out everything buffered without waiting for good on the
+// lock: the hooks of a dying program (a panic, a fatal signal) call it,
+// where the lock's holder may be the goroutine that panicked or one that
+// will never be scheduled again. It waits stdioTryWait at most, then gives
+// up. It may be called from any goroutine, any number of times, also after
+// the exit flush and after Close, when there is nothing to flush.
+func (s *stdioStream) tryFlush() { s.flushWithin(stdioTryWait) }
+
+// flushWithin flushes if it can take the lock within about d.
+func (s *stdioStream) flushWithin(d time.Duration) {
+	if s.w == nil || !s.lockWithin(d) {
 		return
 	}
 	defer s.mu.Unlock()
@@ -112,15 +151,16 @@ func (s *stdioStream) exitFlush() {
 	}
 }
 
-// tryLock takes s.mu if it can within about a second.
-func (s *stdioStream) tryLock() bool {
-	for i := 0; i < 1000; i++ {
+// lockWithin takes s.mu if it can within about d, and reports whether it
+// did.
+func (s *stdioStream) lockWithin(d time.Duration) bool {
+	for range d / time.Millisecond {
 		if s.mu.TryLock() {
 			return true
 		}
 		time.Sleep(time.Millisecond)
 	}
-	return false
+	return s.mu.TryLock()
 }
 
 // beforeRead flushes standard output before the program reads its
@@ -267,7 +307,7 @@ func (f *File) Close() error {
 	var ferr error
 	// As at exit, a writer stuck in write(2) must not make Close wait
 	// for good; then what it holds is lost.
-	if s.tryLock() {
+	if s.lockWithin(stdioExitWait) {
 		if !s.closed {
 			ferr = s.w.Flush()
 			s.closed = true

@@ -5,6 +5,7 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"fmt"
 	"io"
 	"log"
@@ -95,6 +96,21 @@ func main() {
 		}
 		io.Copy(os.Stdout, f)
 		lines("after copy", 10)
+	case "bufiocopy":
+		// A bufio.Writer over os.Stdout holding bytes, then a
+		// bufio.Reader's WriteTo into it (a kernel copy under package
+		// stream): the held bytes come out first.
+		lines("before bufiocopy", 10)
+		f, err := os.Open(os.Args[2])
+		if err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+		w := bufio.NewWriter(os.Stdout)
+		fmt.Fprintln(w, "held by the bufio.Writer")
+		bufio.NewReader(f).WriteTo(w)
+		w.Flush()
+		lines("after bufiocopy", 10)
 	case "replace":
 		// A program that replaces os.Stdout writes to what it put there.
 		lines("original", 5)
@@ -168,6 +184,35 @@ func main() {
 	case "panic":
 		lines("panic", 10)
 		panic("boom")
+	case "embedread":
+		// A type that embeds *os.File and overrides Read is read
+		// through its Read, whatever the policy (read-ahead included);
+		// with "concrete", the *os.File itself is read.
+		f, err := os.Open(os.Args[2])
+		if err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+		var r *bufio.Reader
+		if len(os.Args) > 3 && os.Args[3] == "concrete" {
+			r = bufio.NewReader(f)
+		} else {
+			r = bufio.NewReader(upperFile{f})
+		}
+		lines, upper := 0, 0
+		for {
+			s, err := r.ReadString('\n')
+			if s != "" {
+				lines++
+				if s == strings.ToUpper(s) {
+					upper++
+				}
+			}
+			if err != nil {
+				break
+			}
+		}
+		fmt.Printf("%d lines, %d read through the embedding type's Read\n", lines, upper)
 	case "many":
 		// golang/go#3463's loop, for counting write calls.
 		for i := range 100000 {
@@ -177,4 +222,13 @@ func main() {
 		fmt.Fprintln(os.Stderr, "prog: unknown case", os.Args[1])
 		os.Exit(2)
 	}
+}
+
+// upperFile is an *os.File whose Read upper-cases what it reads.
+type upperFile struct{ *os.File }
+
+func (u upperFile) Read(p []byte) (int, error) {
+	n, err := u.File.Read(p)
+	copy(p, bytes.ToUpper(p[:n]))
+	return n, err
 }
