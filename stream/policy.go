@@ -228,14 +228,18 @@ func (p Policy) size(st *fileStat) (size int, reason string) {
 }
 
 // fileCap is the most a Reader's buffer can usefully hold of the regular
-// file st describes: st_size rounded up to whole st_blksize blocks, at
+// file st describes: st_size rounded up to whole st_blksize blocks (of
+// BUFSIZ where the platform gives no block size: Windows, wasip1), at
 // least one block (a file in /proc reports size 0 and still has data), and
 // at least bufio's minimum. ok is false when the file is not regular.
 func fileCap(st *fileStat) (limit int, ok bool) {
 	if st == nil || !st.regular {
 		return 0, false
 	}
-	block := max(st.blksize, 1)
+	block := st.blksize
+	if block <= 0 {
+		block = glibcBUFSIZ
+	}
 	blocks := max((st.size+block-1)/block, 1)
 	if blocks > maxBufferSize/block {
 		return 0, false // larger than any buffer a policy gives
