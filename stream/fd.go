@@ -130,7 +130,7 @@ func statDescriptor(u any) (fd int, st *fileStat, isFD bool) {
 	// every stream that is not a descriptor paid two allocations.
 	d, s := -1, (*fileStat)(nil)
 	err := rc.Control(func(fd uintptr) {
-		d = int(fd)
+		d = descriptor(fd)
 		s = statFile(fd)
 	})
 	if err != nil {

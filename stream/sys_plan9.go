@@ -17,6 +17,10 @@ type sysErrno struct{}
 
 func (sysErrno) Error() string { return "" }
 
+// descriptor is fd itself: standard input, output and error are 0, 1
+// and 2.
+func descriptor(fd uintptr) int { return int(fd) }
+
 func fstat(fd uintptr) *fileStat { return nil }
 
 func isTerminal(fd uintptr) bool { return false }
