@@ -150,8 +150,8 @@ func decision(stderr string) string {
 // os.Stdout, a console is line buffered; the plain build's unbuffered
 // os.Stdout is the reference.
 func TestConsoleLines(t *testing.T) {
-	plain, stdout := programs(t)
 	w := winetest.ForTest(t)
+	plain, stdout := programs(t)
 	const n = 5
 	tests := []struct {
 		name, exe, mode string
@@ -209,8 +209,8 @@ func TestConsoleLines(t *testing.T) {
 // block size) and gets every line; /dev/null, a character device to the
 // program as NUL is, is not taken for a console.
 func TestFilePipeNull(t *testing.T) {
-	plain, stdout := programs(t)
 	w := winetest.ForTest(t)
+	plain, stdout := programs(t)
 	const n = 5
 	builds := []struct {
 		name, exe, mode string
