@@ -82,7 +82,7 @@ func TestWindowsFstat(t *testing.T) {
 		{"pipe, read end", func(*testing.T) *os.File { return r }, &fileStat{kind: kindPipe}},
 		{"pipe, write end", func(*testing.T) *os.File { return w }, &fileStat{kind: kindPipe}},
 		{"NUL", open("NUL", os.O_WRONLY), &fileStat{kind: kindChar}},
-		{"console (CONOUT$, where the process has one)", open("CONOUT$", os.O_RDWR), &fileStat{kind: kindChar, terminal: true}},
+		{"console (CONOUT$)", open("CONOUT$", os.O_RDWR), &fileStat{kind: kindChar, terminal: true}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
