@@ -132,7 +132,7 @@ func (c fdConn) Write(f func(fd uintptr) (done bool)) error {
 func statDescriptor(u any, st *fileStat) (fd int, statted, isFD bool) {
 	d, ok := -1, false
 	isFile, err := controlOSFile(u, func(n uintptr) {
-		d, ok = int(n), statFile(n, st)
+		d, ok = descriptor(n), statFile(n, st)
 	})
 	switch {
 	case isFile && err != nil:
@@ -159,7 +159,7 @@ func statConn(rc syscall.RawConn, st *fileStat) (fd int, statted bool, err error
 	d, ok := -1, false
 	var s fileStat
 	err = rc.Control(func(n uintptr) {
-		d, ok = int(n), statFile(n, &s)
+		d, ok = descriptor(n), statFile(n, &s)
 	})
 	*st = s
 	return d, ok, err

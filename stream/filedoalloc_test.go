@@ -234,9 +234,10 @@ func TestPolicySize(t *testing.T) {
 }
 
 // TestFileCap checks the cap of a Reader's buffer over a regular file:
-// st_size in whole st_blksize blocks, at least one block and never below
-// bufio's 4096; none for a file that is not regular, or larger than any
-// buffer.
+// st_size in whole st_blksize blocks (BUFSIZ blocks where the platform
+// gives no block size: Windows, wasip1), at least one block and never
+// below bufio's 4096; none for a file that is not regular, or larger than
+// any buffer.
 func TestFileCap(t *testing.T) {
 	type result struct {
 		Limit int
@@ -254,8 +255,9 @@ func TestFileCap(t *testing.T) {
 		{&fileStat{blksize: 1024, size: 1500, regular: true}, result{4096, true}},
 		{&fileStat{blksize: 1024, size: 5000, regular: true}, result{5120, true}},
 		{&fileStat{blksize: 512, size: 100, regular: true}, result{4096, true}},
-		{&fileStat{blksize: 0, size: 100, regular: true}, result{4096, true}},
-		{&fileStat{blksize: 0, size: 100000, regular: true}, result{100000, true}},
+		{&fileStat{blksize: 0, size: 0, regular: true}, result{glibcBUFSIZ, true}},
+		{&fileStat{blksize: 0, size: 100, regular: true}, result{glibcBUFSIZ, true}},
+		{&fileStat{blksize: 0, size: 2*glibcBUFSIZ + 1, regular: true}, result{3 * glibcBUFSIZ, true}},
 		{&fileStat{blksize: 131072, size: 1, regular: true}, result{131072, true}},
 		{&fileStat{blksize: 4096, size: 1 << 50, regular: true}, result{0, false}},
 	}

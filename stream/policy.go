@@ -297,7 +297,8 @@ func blksizeRule(blksize int64) int64 {
 }
 
 // fileCap is the most a Reader's buffer can usefully hold of the regular
-// file st describes: st_size rounded up to whole st_blksize blocks, at
+// file st describes: st_size rounded up to whole st_blksize blocks (of
+// BUFSIZ where the platform gives no block size: Windows, wasip1), at
 // least one block (a file in /proc reports size 0 and still has data), and
 // at least bufio's 4096, so that a small st_blksize never makes a capped
 // buffer smaller than bufio's. ok is false when the file is not regular.
@@ -305,7 +306,10 @@ func fileCap(st *fileStat) (limit int, ok bool) {
 	if st == nil || !st.regular {
 		return 0, false
 	}
-	block := max(st.blksize, 1)
+	block := st.blksize
+	if block <= 0 {
+		block = glibcBUFSIZ
+	}
 	blocks := max((st.size+block-1)/block, 1)
 	if blocks > maxBufferSize/block {
 		return 0, false // larger than any buffer a policy gives

@@ -6,26 +6,35 @@
 // portable names goes through the unexported functions and constants
 // below, defined once per platform family by the files stream/sys_*.go:
 //
-//	sys_posix.go   every unix system: fstat and errSeekPipe, with syscall
+//	sys_posix.go   every unix system and js/wasm: fstat, errSeekPipe and
+//	               descriptor, with syscall
 //	sys_linux.go   linux (and android)
 //	sys_bsd.go     darwin (and ios), dragonfly, freebsd, netbsd, openbsd
-//	sys_unix.go    the other unix systems: aix, illumos, solaris
-//	sys_plan9.go   plan9
-//	sys_other.go   everything else (windows, js/wasm, wasip1): the portable
-//	               fallback, where fstat is unknown and no stream is a terminal
+//	sys_solaris.go illumos and solaris
+//	sys_aix.go     aix
+//	sys_js.go      js/wasm: no terminal test, a character device is one
+//	sys_wasip1.go  wasip1: fstat from WASI's file type, and as js
+//	sys_windows.go windows: handles, GetFileType, GetConsoleMode
+//	sys_plan9.go   plan9: fstat is not wired up, no stream is a terminal
 //
-// Only these files import golang.org/x/sys (today sys_linux.go and
-// sys_bsd.go). Each one that does has a twin of the same name in
-// internal/stdseam, built on syscall and internal/syscall/unix only, which
-// replaces it when stream is compiled as the standard library's bufio. The rest of the package uses the seam
-// and package syscall's names that exist on every platform it builds for
-// (syscall.EINTR and friends in the Linux-only files).
+// A new GOOS fails to build until it has its file. Only these files import
+// golang.org/x/sys (sys_linux.go, sys_bsd.go, sys_solaris.go, sys_aix.go,
+// sys_windows.go). Each one that does has a twin of the same name in
+// internal/stdseam, built on syscall and internal/syscall/* only, which
+// replaces it when stream is compiled as the standard library's bufio. The
+// rest of the package uses the seam and package syscall's names that exist
+// on every platform it builds for (syscall.EINTR and friends in the
+// Linux-only files).
 //
 // Every platform:
 //
 //	fstat(fd, *fileStat) bool       fstat(2): blksize, size, kind, dev, ino;
 //	                                false if it fails or the platform has none
-//	isTerminal(fd uintptr) bool     the terminal ioctl succeeds (isatty)
+//	isTerminal(fd uintptr) bool     the terminal ioctl succeeds (isatty);
+//	                                asked only of a character device
+//	descriptor(fd uintptr) int      the number Info.Fd shows and the standard
+//	                                stream rules test: fd, but on Windows 0,
+//	                                1 and 2 for the standard handles
 //	errSeekPipe                     the error of a seek on a pipe (ESPIPE)
 //	sysErrno                        the type of an error number (syscall.Errno)
 //

@@ -1,8 +1,8 @@
-//go:build unix
+//go:build unix || js
 
 // The part of the platform seam (see sys_linux.go) that every unix system
-// shares: package syscall has fstat(2) on all of them, so this file needs
-// no twin in internal/stdseam.
+// and js/wasm share: package syscall has fstat(2) on all of them (on js,
+// Node's fs.fstat), so this file needs no twin in internal/stdseam.
 
 package stream
 
@@ -12,6 +12,10 @@ const errSeekPipe = syscall.ESPIPE
 
 // sysErrno is the type of a system call's error number (std.go).
 type sysErrno = syscall.Errno
+
+// descriptor is fd itself: standard input, output and error are 0, 1
+// and 2.
+func descriptor(fd uintptr) int { return int(fd) }
 
 // fstat fills st with fstat(2) of fd, and reports whether the call
 // succeeded. It fills in the caller's fileStat rather than return one so

@@ -1,7 +1,7 @@
 // Package stdseam holds the standard library's twins of stream's platform
 // seam: for each stream/sys_*.go that imports golang.org/x/sys, a file of
 // the same name, package bufio, that does the same with syscall and
-// internal/syscall/unix only, which a standard-library package may import.
+// internal/syscall/* only, which a standard-library package may import.
 // cmd/stdiobuf's generator puts them in place of the originals when it
 // compiles stream as the standard library's bufio, and drops the
 // "stdiobuf_std && " from their build constraint. The seam's functions

@@ -1,0 +1,81 @@
+// Command lines prints numbered lines to standard output, each only after
+// the reader has answered the one before, so a line held in a buffer
+// stops it for good:
+//
+//	lines stream|os N ACKDIR
+//
+// "stream" writes through a stream.Writer over os.Stdout and flushes only
+// at the end; "os" writes with fmt.Println (under `stdiobuf build
+// -stdout`, the generated os.Stdout's buffer). After line i it waits for
+// the file ACKDIR/ack-i; ACKDIR "-" waits for nothing. At the end it
+// writes to standard error the decision behind standard output: the
+// Writer's Info for "stream", for "os" the Info of a bufio.Writer over
+// os.Stdout (stream's decision for the same handle under the overlay;
+// "no Info" in a plain build).
+package main
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strconv"
+	"time"
+
+	"github.com/stdiobuf/stdiobuf/stream"
+)
+
+func main() {
+	if len(os.Args) != 4 {
+		fail("usage: lines stream|os N ACKDIR")
+	}
+	n, err := strconv.Atoi(os.Args[2])
+	if err != nil {
+		fail(err.Error())
+	}
+	ackDir := os.Args[3]
+	var out io.Writer = os.Stdout
+	var sw *stream.Writer
+	switch os.Args[1] {
+	case "stream":
+		sw = stream.NewWriter(os.Stdout)
+		out = sw
+	case "os":
+	default:
+		fail("want stream or os, not " + os.Args[1])
+	}
+	for i := 1; i <= n; i++ {
+		fmt.Fprintf(out, "line %d\n", i)
+		if ackDir != "-" {
+			waitFor(filepath.Join(ackDir, "ack-"+strconv.Itoa(i)))
+		}
+	}
+	var info any = "no Info"
+	if sw != nil {
+		info = sw.Info()
+		if err := sw.Flush(); err != nil {
+			fail(err.Error())
+		}
+	} else if m := reflect.ValueOf(bufio.NewWriter(os.Stdout)).MethodByName("Info"); m.IsValid() {
+		info = m.Call(nil)[0].Interface()
+	}
+	fmt.Fprintf(os.Stderr, "info: %v\n", info)
+}
+
+// waitFor waits until the file name exists: the reader's answer.
+func waitFor(name string) {
+	for range 6000 {
+		if _, err := os.Stat(name); err == nil {
+			return
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	fail("no answer in 60 s: " + name)
+}
+
+func fail(msg string) {
+	fmt.Fprintln(os.Stderr, "lines:", msg)
+	os.Exit(2)
+}
