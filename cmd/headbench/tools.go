@@ -77,7 +77,7 @@ func findTools(ctx context.Context, dir, prebuilt string) *tools {
 	}
 	if p, err := exec.LookPath("strace"); err != nil {
 		t.missing["strace"] = "strace not found on PATH"
-	} else if err := runcmd.Run(ctx, p, "-c", "-f", "-o", os.DevNull, "true"); err != nil {
+	} else if err := runcmd.Run(ctx, p, straceCommand(p, os.DevNull, "true")[1:]...); err != nil {
 		// Containers often forbid ptrace.
 		t.missing["strace"] = err.Error()
 	} else {
