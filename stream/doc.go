@@ -27,6 +27,8 @@
 //	            buffers ahead while the caller works on this one
 //	            (from 32 KiB, and GOMAXPROCS > 1)
 //	readahead:N N bytes, read ahead                                    stream's own
+//	cpython     max(min(st_blksize, 8 MiB), 128 KiB)                   CPython 3.14 open()
+//	rust        8192, no terminal rule                                 Rust's BufReader, BufWriter
 //	N           N bytes                                                setvbuf with a size
 //
 // The process default is the policy given to SetDefaultPolicy, else the

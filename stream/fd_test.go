@@ -227,6 +227,8 @@ func TestFDRegularFilePolicies(t *testing.T) {
 		{"bufsiz", stream.PolicyBufsiz, fullyBuffered(4096, 4096, stream.PolicyBufsiz)},
 		{"coreutils", stream.PolicyCoreutils, fullyBuffered(262144, 4096, stream.PolicyCoreutils)},
 		{"bufio", stream.PolicyBufio, fullyBuffered(4096, 4096, stream.PolicyBufio)},
+		{"cpython", stream.PolicyCpython, fullyBuffered(131072, 4096, stream.PolicyCpython)},
+		{"rust", stream.PolicyRust, fullyBuffered(8192, 4096, stream.PolicyRust)},
 		{"fixed 65536", 65536, fullyBuffered(65536, 4096, 65536)},
 		{"fixed 1000", 1000, fullyBuffered(1000, 4096, 1000)},
 	})
@@ -254,6 +256,8 @@ func TestFDPolicyEnv(t *testing.T) {
 		{"default", fullyBuffered(int(min(bs, 128<<10)), bs, stream.PolicyBlksize)},
 		{"coreutils", fullyBuffered(262144, bs, stream.PolicyCoreutils)},
 		{"BUFIO", fullyBuffered(4096, bs, stream.PolicyBufio)},
+		{"cpython", fullyBuffered(int(max(min(bs, 8<<20), 128<<10)), bs, stream.PolicyCpython)},
+		{"rust", fullyBuffered(8192, bs, stream.PolicyRust)},
 		{"64K", fullyBuffered(65536, bs, 65536)},
 		{"100000", fullyBuffered(100000, bs, 100000)},
 	}
@@ -295,6 +299,8 @@ func TestFDPipePolicies(t *testing.T) {
 		{"bufsiz", stream.PolicyBufsiz, fullyBuffered(4096, 4096, stream.PolicyBufsiz)},
 		{"coreutils", stream.PolicyCoreutils, fullyBuffered(262144, 4096, stream.PolicyCoreutils)},
 		{"bufio", stream.PolicyBufio, fullyBuffered(4096, 4096, stream.PolicyBufio)},
+		{"cpython", stream.PolicyCpython, fullyBuffered(131072, 4096, stream.PolicyCpython)},
+		{"rust", stream.PolicyRust, fullyBuffered(8192, 4096, stream.PolicyRust)},
 		{"fixed 10000", 10000, fullyBuffered(10000, 4096, 10000)},
 	}
 	for _, tc := range tests {

@@ -84,7 +84,7 @@ func (s *setup) decide(u any, dir direction) {
 	case policy == PolicyBufio:
 	case fd == 2 && dir == writing:
 		in.Mode, in.Reason = Unbuffered, "standard error: "+in.Reason
-	case st != nil && st.terminal:
+	case st != nil && st.terminal && policy != PolicyRust:
 		in.Mode, in.Reason = LineBuffered, "terminal: "+in.Reason
 	}
 

@@ -24,6 +24,11 @@ func TestParsePolicy(t *testing.T) {
 		{"BufSiz", PolicyBufsiz},
 		{"coreutils", PolicyCoreutils},
 		{"Bufio", PolicyBufio},
+		{"cpython", PolicyCpython},
+		{"CPython", PolicyCpython},
+		{"rust", PolicyRust},
+		{"Rust", PolicyRust},
+		{"readahead", PolicyReadahead},
 		{"default", PolicyDefault},
 		{"65536", 65536},
 		{"1", 1},
@@ -47,7 +52,7 @@ func TestParsePolicy(t *testing.T) {
 	}
 	// Each error names the text, then why: the accepted forms, or the
 	// bound a size broke.
-	const forms = ": want blksize, bufsiz, coreutils, bufio, readahead, readahead:SIZE, default or a size such as 65536 or 64K"
+	const forms = ": want blksize, bufsiz, coreutils, bufio, readahead, cpython, rust, readahead:SIZE, default or a size such as 65536 or 64K"
 	const tooBig = ": a size is at most 1 GiB (1073741824 bytes)"
 	const notPositive = ": a size must be positive"
 	bad := []struct{ in, why string }{
@@ -80,9 +85,11 @@ func TestPolicyString(t *testing.T) {
 		{PolicyCoreutils, "coreutils"},
 		{PolicyBufio, "bufio"},
 		{PolicyReadahead, "readahead"},
+		{PolicyCpython, "cpython"},
+		{PolicyRust, "rust"},
 		{65536, "65536"},
 		{1, "1"},
-		{-6, "Policy(-6)"},
+		{-8, "Policy(-8)"},
 		{-100, "Policy(-100)"},
 	}
 	for _, tt := range tests {
@@ -90,7 +97,7 @@ func TestPolicyString(t *testing.T) {
 			t.Errorf("Policy(%d).String() = %q, want %q", int(tt.p), got, tt.want)
 		}
 		// A valid policy prints as ParsePolicy reads it.
-		if tt.p >= PolicyReadahead {
+		if tt.p >= PolicyRust {
 			if back, err := ParsePolicy(tt.want); back != tt.p || err != nil {
 				t.Errorf("ParsePolicy(%q) = %v, %v; want %d", tt.want, back, err, int(tt.p))
 			}
@@ -182,6 +189,8 @@ func TestPolicySize(t *testing.T) {
 		{PolicyBufsiz, []int{8192, 8192, 1024, 4096, 8192, 8192, 8192, 8192}},
 		{PolicyCoreutils, []int{262144, 262144, 262144, 262144, 262144, 262144, 262144, 1048576}},
 		{PolicyBufio, []int{4096, 4096, 4096, 4096, 4096, 4096, 4096, 4096}},
+		{PolicyCpython, []int{131072, 131072, 131072, 131072, 131072, 131072, 131072, 1048576}},
+		{PolicyRust, []int{8192, 8192, 8192, 8192, 8192, 8192, 8192, 8192}},
 		{12345, []int{12345, 12345, 12345, 12345, 12345, 12345, 12345, 12345}},
 	}
 	for _, tt := range tests {

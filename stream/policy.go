@@ -34,6 +34,20 @@ const (
 	// mattering on all 11 systems of its dd sweep.
 	coreutilsIOBufsize = 256 << 10
 
+	// cpythonMinBuffer is CPython's io.DEFAULT_BUFFER_SIZE since 3.14,
+	// 128 KiB (cpython#117151): the floor of open()'s rule, and its size
+	// when st_blksize is 1 or less.
+	cpythonMinBuffer = 128 << 10
+
+	// cpythonMaxBuffer is the cap of CPython 3.14's open() rule,
+	// max(min(st_blksize, 8192 * 1024), DEFAULT_BUFFER_SIZE)
+	// (Lib/_pyio.py and Modules/_io/_iomodule.c, cpython#117151).
+	cpythonMaxBuffer = 8192 * 1024
+
+	// rustBufSize is Rust std's DEFAULT_BUF_SIZE, 8 * 1024, the capacity
+	// BufReader::new and BufWriter::new give (library/std/src/sys/io).
+	rustBufSize = 8 << 10
+
 	// maxBufferSize bounds sizes that come from the environment or from
 	// ParsePolicy, so that a typo cannot ask for terabytes.
 	maxBufferSize = 1 << 30
@@ -91,20 +105,32 @@ const (
 	// ("readahead:64K") reads ahead with buffers of n bytes, whatever n
 	// is.
 	PolicyReadahead Policy = -5
+	// PolicyCpython is CPython 3.14's open(): max(min(st_blksize,
+	// 8 MiB), 128 KiB); 128 KiB if fstat fails or st_blksize <= 1.
+	// Terminals are line buffered, as CPython's text files on a tty.
+	PolicyCpython Policy = -6
+	// PolicyRust is Rust's BufReader and BufWriter: 8 KiB whatever fstat
+	// says, and no terminal rule (a Rust program's files are never line
+	// buffered; only its standard output is, as a LineWriter, which this
+	// policy does not imitate). Standard error stays unbuffered, as
+	// Rust's is.
+	PolicyRust Policy = -7
 )
 
 // policyEnv is the environment variable that sets the process default
-// policy: blksize, bufsiz, coreutils, bufio, readahead, readahead:SIZE,
-// or a size such as 65536 or 64K.
+// policy: blksize, bufsiz, coreutils, bufio, readahead, cpython, rust,
+// readahead:SIZE, or a size such as 65536 or 64K.
 const policyEnv = "STDIOBUF_POLICY"
 
 // policyForms is what ParsePolicy accepts, for error messages.
-const policyForms = "want blksize, bufsiz, coreutils, bufio, readahead, readahead:SIZE, default or a size such as 65536 or 64K"
+const policyForms = "want blksize, bufsiz, coreutils, bufio, readahead, cpython, rust, readahead:SIZE, default or a size such as 65536 or 64K"
 
-var policyNames = [...]string{"default", "blksize", "bufsiz", "coreutils", "bufio", "readahead"}
+// policyNames are the named policies' names, policy -p at index p.
+var policyNames = [...]string{"default", "blksize", "bufsiz", "coreutils", "bufio", "readahead", "cpython", "rust"}
 
 // String returns the policy's name as ParsePolicy reads it: "blksize",
-// "bufsiz", "coreutils", "bufio", "readahead", "default", a byte count such
+// "bufsiz", "coreutils", "bufio", "readahead", "cpython", "rust",
+// "default", a byte count such
 // as "65536", or "readahead:65536". An invalid policy prints as
 // "Policy(-9)".
 func (p Policy) String() string {
@@ -127,7 +153,7 @@ func (p Policy) valid() bool {
 }
 
 // ParsePolicy parses a policy name (blksize, bufsiz, coreutils, bufio,
-// readahead or default, in any case), a size: a decimal byte count with an
+// readahead, cpython, rust or default, in any case), a size: a decimal byte count with an
 // optional suffix K, KiB (1024), KB (1000), M, MiB, MB, G, GiB or GB, at
 // most 1 GiB, or readahead:SIZE (ReadaheadSize).
 // The error wraps ErrInvalidPolicy and names the text and what is
@@ -202,14 +228,19 @@ func (p Policy) size(st *fileStat) (size int, reason string) {
 	if n, sized := p.aheadSize(); sized {
 		return n, "fixed size"
 	}
-	if p == PolicyBufio {
+	switch p {
+	case PolicyBufio:
 		return bufioSize, "bufio's 4096"
+	case PolicyRust:
+		return rustBufSize, "Rust's 8192"
 	}
 	var blksize int64
 	if st != nil {
 		blksize = st.blksize
 	}
 	switch {
+	case p == PolicyCpython:
+		return cpythonSize(blksize), "CPython's open(st_blksize " + itoa(blksize) + ")"
 	case p == PolicyCoreutils:
 		return coreutilsBlksize(blksize, st != nil && st.regular), "io_blksize(st_blksize " + itoa(blksize) + ")"
 	case st == nil:
@@ -261,6 +292,13 @@ func coreutilsBlksize(blksize int64, regular bool) int {
 		size = p
 	}
 	return int(size)
+}
+
+// cpythonSize is CPython 3.14's open(): st_blksize kept between 128 KiB
+// and 8 MiB, where st_blksize <= 1 (or a failed fstat, blksize 0) counts
+// as 128 KiB.
+func cpythonSize(blksize int64) int {
+	return int(max(min(blksize, cpythonMaxBuffer), cpythonMinBuffer))
 }
 
 // processDefault is the policy SetDefaultPolicy set, PolicyDefault if

@@ -101,7 +101,7 @@ func TestSetDefaultPolicy(t *testing.T) {
 			t.Errorf("after SetDefaultPolicy(%v): a new Writer's policy is %v, want %v", st.set, got, st.want)
 		}
 	}
-	if err := stream.SetDefaultPolicy(stream.Policy(-9)); err == nil || err.Error() != "stream: invalid policy Policy(-9): want blksize, bufsiz, coreutils, bufio, readahead, readahead:SIZE, default or a size such as 65536 or 64K" {
+	if err := stream.SetDefaultPolicy(stream.Policy(-9)); err == nil || err.Error() != "stream: invalid policy Policy(-9): want blksize, bufsiz, coreutils, bufio, readahead, cpython, rust, readahead:SIZE, default or a size such as 65536 or 64K" {
 		t.Errorf("SetDefaultPolicy(-9) error: %v", err)
 	}
 }

@@ -39,6 +39,8 @@ var ptyPolicies = []policyCase{
 	{"bufsiz", stream.PolicyBufsiz, ptyLine(1024, stream.PolicyBufsiz)},
 	{"coreutils", stream.PolicyCoreutils, ptyLine(262144, stream.PolicyCoreutils)},
 	{"bufio", stream.PolicyBufio, fullyBuffered(4096, 1024, stream.PolicyBufio)},
+	{"cpython", stream.PolicyCpython, ptyLine(131072, stream.PolicyCpython)},
+	{"rust", stream.PolicyRust, fullyBuffered(8192, 1024, stream.PolicyRust)},
 	{"fixed 100", 100, ptyLine(100, 100)},
 }
 

@@ -95,7 +95,7 @@ func TestReviewScannerBufferDecides(t *testing.T) {
 // named policy nor a positive size, however negative, and String never
 // panics.
 func TestReviewInvalidPolicy(t *testing.T) {
-	for _, p := range []stream.Policy{-6, -100, math.MinInt, math.MinInt + 1} {
+	for _, p := range []stream.Policy{-8, -100, math.MinInt, math.MinInt + 1} {
 		r := stream.NewReader(strings.NewReader("x"))
 		w := stream.NewWriter(&strings.Builder{})
 		errR, errW := r.SetPolicy(p), w.SetPolicy(p)
@@ -166,7 +166,7 @@ func TestReviewInvalidPolicyConstructors(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	for _, p := range []stream.Policy{-7, stream.Policy(math.MinInt)} {
+	for _, p := range []stream.Policy{-8, stream.Policy(math.MinInt)} {
 		if got := stream.NewReaderPolicy(f, p).Info().Policy; got != stream.PolicyBlksize && os.Getenv(policyEnv) == "" {
 			t.Errorf("NewReaderPolicy(f, %d).Info().Policy = %v, want blksize", int(p), got)
 		}

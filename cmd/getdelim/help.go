@@ -36,8 +36,8 @@ Mandatory arguments to long options are mandatory for short options too.
                              one fwrite per line (with -c: one read and one
                              write per buffer), all through the buffers
       --policy=POLICY      buffer every stream by POLICY: blksize, bufsiz,
-                             coreutils, bufio, readahead, readahead:SIZE,
-                             or a size such as 64K
+                             coreutils, bufio, readahead, cpython, rust,
+                             readahead:SIZE, or a size such as 64K
                              (default: $STDIOBUF_POLICY, else blksize)
       --stats[=FORMAT]     report on standard error how each stream was
                              buffered and the read and write calls it made;

@@ -199,7 +199,7 @@ func (e *usageError) Error() string { return e.msg }
 
 // policyForms are the values --policy takes, as stream.ParsePolicy reads
 // them.
-const policyForms = "want blksize, bufsiz, coreutils, bufio, readahead, readahead:SIZE, default, or a size up to 1G such as 64K"
+const policyForms = "want blksize, bufsiz, coreutils, bufio, readahead, cpython, rust, readahead:SIZE, default, or a size up to 1G such as 64K"
 
 // errDelimiter is the reason every bad -d argument shares.
 var errDelimiter = errors.New("a delimiter is one byte, a C escape such as \\t or \\0, or empty for NUL")
