@@ -33,7 +33,9 @@ var policies = []policy{
 	{"bufsiz", "glibc today: min(st_blksize, 8 KiB)"},
 	{"blksize", "the default, the glibc proposal's: min(st_blksize, 128 KiB)"},
 	{"bufio", "Go's bufio: 4 KiB"},
+	{"rust", "Rust's BufReader and BufWriter: 8 KiB"},
 	{"coreutils", "coreutils' io_blksize: 256 KiB or more, a multiple of st_blksize"},
+	{"cpython", "CPython 3.14's open(): max(min(st_blksize, 8 MiB), 128 KiB)"},
 	{"readahead", "blksize, and 4 more input buffers read ahead by a goroutine"},
 }
 
