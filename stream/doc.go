@@ -12,14 +12,15 @@
 // buffered as glibc buffers a FILE: at its first read or write it
 // fstat()s the descriptor, line-buffers a terminal, leaves standard error
 // unbuffered, and sizes its buffer from st_blksize by a Policy (by
-// default min(st_blksize, 128 KiB)). A stream over anything else (a
+// default min(st_blksize, 128 KiB), never less than bufio's 4096). A stream over anything else (a
 // bytes.Buffer, a strings.Reader, a net.Conn) gets exactly what bufio
 // gives it, and the error values are bufio's own.
 //
 // # Policies
 //
 //	policy      size                                                   source
-//	blksize     min(st_blksize, 128 KiB); 8192 if fstat fails         glibc patch proposal (default)
+//	blksize     min(st_blksize, 128 KiB), at least 4096, a power of   glibc patch proposal (default),
+//	            two; 8192 if fstat fails                               bufio's 4096 as a floor
 //	bufsiz      min(st_blksize, 8192)                                  glibc since 2.25
 //	coreutils   smallest multiple of st_blksize >= 256 KiB             coreutils io_blksize()
 //	bufio       4096, never line buffered                              Go's bufio
@@ -36,7 +37,8 @@
 // reported once on standard error and the default used); NewReaderPolicy
 // and NewWriterPolicy choose one per stream; Setvbuf sets mode and size at
 // any time. Under every policy a Reader over a regular file is given no
-// more buffer than the file's size rounded up to whole st_blksize blocks.
+// more buffer than the file's size rounded up to whole st_blksize blocks
+// (and no less than 4096).
 //
 // # Beyond bufio
 //

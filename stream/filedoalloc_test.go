@@ -3,6 +3,7 @@ package stream
 import (
 	"errors"
 	"fmt"
+	"math"
 	"os"
 	"strconv"
 	"syscall"
@@ -177,29 +178,45 @@ func TestCoreutilsBlksize(t *testing.T) {
 	}
 }
 
-// TestPolicySize checks the size of every policy for fstat results of
-// every common st_blksize, and for a failed fstat.
+// TestPolicySize checks the size every policy gives for the st_blksize
+// values seen in practice and the absurd ones: a failed fstat, 0 and
+// negative; 512 (WSL1), 1024 (ext4 made with -b 1024, procfs, a pty);
+// 4096 (ext4, tmpfs, pipes); odd sizes that are not powers of two (ZFS);
+// 128 KiB (ZFS, XFS largeio); 2 MiB (tmpfs with huge pages), 8 MiB and
+// 1 TiB. Only coreutils depends on whether the file is regular.
 func TestPolicySize(t *testing.T) {
-	blksizes := []int64{-1, 0, 1024, 4096, 8192, 65536, 131072, 1048576} // -1: fstat failed
+	const failed = math.MinInt64 // fstat failed: no fileStat
+	blksizes := []int64{failed, -1, 0, 512, 1024, 3000, 4096, 8192, 3*4096 + 512, 65536, 100000, 131072, 2 << 20, 8 << 20, 1 << 40}
+	const (
+		anyFile = iota
+		regularFile
+		otherFile
+	)
 	tests := []struct {
 		p    Policy
+		file int
 		want []int
 	}{
-		{PolicyBlksize, []int{8192, 8192, 1024, 4096, 8192, 65536, 131072, 131072}},
-		{PolicyBufsiz, []int{8192, 8192, 1024, 4096, 8192, 8192, 8192, 8192}},
-		{PolicyCoreutils, []int{262144, 262144, 262144, 262144, 262144, 262144, 262144, 1048576}},
-		{PolicyBufio, []int{4096, 4096, 4096, 4096, 4096, 4096, 4096, 4096}},
-		{PolicyCpython, []int{131072, 131072, 131072, 131072, 131072, 131072, 131072, 1048576}},
-		{PolicyRust, []int{8192, 8192, 8192, 8192, 8192, 8192, 8192, 8192}},
-		{12345, []int{12345, 12345, 12345, 12345, 12345, 12345, 12345, 12345}},
+		{PolicyBlksize, anyFile, []int{8192, 8192, 8192, 4096, 4096, 4096, 4096, 8192, 16384, 65536, 131072, 131072, 131072, 131072, 131072}},
+		{PolicyReadahead, anyFile, []int{8192, 8192, 8192, 4096, 4096, 4096, 4096, 8192, 16384, 65536, 131072, 131072, 131072, 131072, 131072}},
+		{PolicyBufsiz, anyFile, []int{8192, 8192, 8192, 512, 1024, 3000, 4096, 8192, 8192, 8192, 8192, 8192, 8192, 8192, 8192}},
+		{PolicyCoreutils, regularFile, []int{262144, 262144, 262144, 262144, 262144, 524288, 262144, 262144, 524288, 262144, 524288, 262144, 2 << 20, 8 << 20, 262144}},
+		{PolicyCoreutils, otherFile, []int{262144, 262144, 262144, 262144, 262144, 264000, 262144, 262144, 268800, 262144, 300000, 262144, 2 << 20, 8 << 20, 262144}},
+		{PolicyBufio, anyFile, []int{4096, 4096, 4096, 4096, 4096, 4096, 4096, 4096, 4096, 4096, 4096, 4096, 4096, 4096, 4096}},
+		{PolicyCpython, anyFile, []int{131072, 131072, 131072, 131072, 131072, 131072, 131072, 131072, 131072, 131072, 131072, 131072, 2 << 20, 8 << 20, 8 << 20}},
+		{PolicyRust, anyFile, []int{8192, 8192, 8192, 8192, 8192, 8192, 8192, 8192, 8192, 8192, 8192, 8192, 8192, 8192, 8192}},
+		{12345, anyFile, []int{12345, 12345, 12345, 12345, 12345, 12345, 12345, 12345, 12345, 12345, 12345, 12345, 12345, 12345, 12345}},
 	}
 	for _, tt := range tests {
-		for _, regular := range []bool{false, true} {
+		for _, reg := range []bool{false, true} {
+			if tt.file == regularFile && !reg || tt.file == otherFile && reg {
+				continue
+			}
 			var got []int
 			for _, b := range blksizes {
 				var st *fileStat
-				if b >= 0 {
-					st = &fileStat{blksize: b, regular: regular}
+				if b != failed {
+					st = &fileStat{blksize: b, regular: reg}
 				}
 				size, reason := tt.p.size(st)
 				if reason == "" {
@@ -208,8 +225,42 @@ func TestPolicySize(t *testing.T) {
 				got = append(got, size)
 			}
 			if diff := cmp.Diff(tt.want, got); diff != "" {
-				t.Errorf("%v, regular %v: sizes for st_blksize %v (-want +got):\n%s", tt.p, regular, blksizes, diff)
+				t.Errorf("%v, regular %v: sizes for st_blksize %v (-want +got):\n%s", tt.p, reg, blksizes, diff)
 			}
+		}
+	}
+}
+
+// TestFileCap checks the cap of a Reader's buffer over a regular file:
+// st_size in whole st_blksize blocks, at least one block and never below
+// bufio's 4096; none for a file that is not regular, or larger than any
+// buffer.
+func TestFileCap(t *testing.T) {
+	type result struct {
+		Limit int
+		OK    bool
+	}
+	tests := []struct {
+		st   *fileStat
+		want result
+	}{
+		{nil, result{0, false}},
+		{&fileStat{blksize: 4096, size: 100}, result{0, false}}, // a pipe, a terminal
+		{&fileStat{blksize: 4096, size: 0, regular: true}, result{4096, true}},
+		{&fileStat{blksize: 4096, size: 4097, regular: true}, result{8192, true}},
+		{&fileStat{blksize: 1024, size: 0, regular: true}, result{4096, true}},
+		{&fileStat{blksize: 1024, size: 1500, regular: true}, result{4096, true}},
+		{&fileStat{blksize: 1024, size: 5000, regular: true}, result{5120, true}},
+		{&fileStat{blksize: 512, size: 100, regular: true}, result{4096, true}},
+		{&fileStat{blksize: 0, size: 100, regular: true}, result{4096, true}},
+		{&fileStat{blksize: 0, size: 100000, regular: true}, result{100000, true}},
+		{&fileStat{blksize: 131072, size: 1, regular: true}, result{131072, true}},
+		{&fileStat{blksize: 4096, size: 1 << 50, regular: true}, result{0, false}},
+	}
+	for _, tt := range tests {
+		limit, ok := fileCap(tt.st)
+		if diff := cmp.Diff(tt.want, result{limit, ok}); diff != "" {
+			t.Errorf("fileCap(%+v) (-want +got):\n%s", tt.st, diff)
 		}
 	}
 }

@@ -67,8 +67,8 @@ const (
 // Under every policy a Reader over a regular file gets no more buffer
 // than the file can fill: its size is capped at st_size rounded up to a
 // whole number of st_blksize blocks (one block for an empty file, or a
-// file such as those in /proc that reports size 0), and at least 16
-// bytes. A buffer larger than the file would only cost memory.
+// file such as those in /proc that reports size 0), but never below
+// bufio's 4096. A buffer larger than the file would only cost memory.
 type Policy int
 
 // The named policies. See the package documentation for a table.
@@ -77,11 +77,13 @@ const (
 	// given to SetDefaultPolicy, else the one named by the environment
 	// variable STDIOBUF_POLICY, else PolicyBlksize.
 	PolicyDefault Policy = 0
-	// PolicyBlksize is min(st_blksize, 128 KiB); 8192 if fstat fails or
-	// st_blksize <= 0. Terminals are line buffered.
+	// PolicyBlksize is min(st_blksize, 128 KiB), at least bufio's 4096
+	// and rounded up to a power of two; 8192 if fstat fails or st_blksize
+	// <= 0. Terminals are line buffered.
 	PolicyBlksize Policy = -1
-	// PolicyBufsiz is glibc's rule since 2.25: min(st_blksize, 8192);
-	// 8192 if fstat fails. Terminals are line buffered.
+	// PolicyBufsiz is glibc's rule since 2.25, exactly: min(st_blksize,
+	// 8192), so 1024 where st_blksize is 1024; 8192 if fstat fails or
+	// st_blksize <= 0. Terminals are line buffered.
 	PolicyBufsiz Policy = -2
 	// PolicyCoreutils is coreutils' io_blksize(): the smallest multiple
 	// of st_blksize that is at least 256 KiB, rounded up to a power of two
@@ -248,20 +250,48 @@ func (p Policy) size(st *fileStat) (size int, reason string) {
 	case blksize <= 0:
 		return glibcBUFSIZ, "st_blksize " + itoa(blksize) + ": BUFSIZ"
 	}
-	limit := int64(maxBlksizeBuffer)
 	if p == PolicyBufsiz {
-		limit = glibcBUFSIZ
+		if blksize > glibcBUFSIZ {
+			return glibcBUFSIZ, "st_blksize " + itoa(blksize) + " capped at " + itoa(glibcBUFSIZ)
+		}
+		return int(blksize), "st_blksize " + itoa(blksize)
 	}
-	if blksize > limit {
-		return int(limit), "st_blksize " + itoa(blksize) + " capped at " + itoa(limit)
+	switch size := blksizeRule(blksize); {
+	case size == blksize:
+		return int(size), "st_blksize " + itoa(blksize)
+	case blksize > maxBlksizeBuffer:
+		return int(size), "st_blksize " + itoa(blksize) + " capped at " + itoa(size)
+	case blksize < bufioSize:
+		return int(size), "st_blksize " + itoa(blksize) + " raised to bufio's " + itoa(size)
+	default:
+		return int(size), "st_blksize " + itoa(blksize) + " rounded up to " + itoa(size)
 	}
-	return int(blksize), "st_blksize " + itoa(blksize)
+}
+
+// blksizeRule is PolicyBlksize's size for a positive st_blksize: at most
+// 128 KiB, at least bufio's 4096 (a drop-in for bufio is never given a
+// smaller buffer than bufio's: ext4 made with -b 1024 reports 1024, WSL1
+// 512), and a power of two, rounded up as coreutils' io_blksize rounds
+// ZFS's odd sizes. The result is a power of two from 4096 to 128 KiB.
+func blksizeRule(blksize int64) int64 {
+	switch {
+	case blksize >= maxBlksizeBuffer:
+		return maxBlksizeBuffer
+	case blksize <= bufioSize:
+		return bufioSize
+	}
+	size := int64(bufioSize)
+	for size < blksize {
+		size <<= 1
+	}
+	return size
 }
 
 // fileCap is the most a Reader's buffer can usefully hold of the regular
 // file st describes: st_size rounded up to whole st_blksize blocks, at
 // least one block (a file in /proc reports size 0 and still has data), and
-// at least bufio's minimum. ok is false when the file is not regular.
+// at least bufio's 4096, so that a small st_blksize never makes a capped
+// buffer smaller than bufio's. ok is false when the file is not regular.
 func fileCap(st *fileStat) (limit int, ok bool) {
 	if st == nil || !st.regular {
 		return 0, false
@@ -271,7 +301,7 @@ func fileCap(st *fileStat) (limit int, ok bool) {
 	if blocks > maxBufferSize/block {
 		return 0, false // larger than any buffer a policy gives
 	}
-	return max(int(blocks*block), minReadBufferSize), true
+	return max(int(blocks*block), bufioSize), true
 }
 
 // itoa formats a number for a Reason.

@@ -28,14 +28,15 @@ func expectMaster(t *testing.T, master *os.File, want string) {
 	ptytest.Expect(t, master, want)
 }
 
-// ptyLine is the decision for a pty slave (st_blksize 1024 on Linux).
+// ptyLine is the decision for a pty slave (st_blksize 1024 on Linux: the
+// blksize policy raises it to bufio's 4096, bufsiz keeps it).
 func ptyLine(size int, p stream.Policy) decision {
 	return decision{Mode: stream.LineBuffered, Size: size, Blksize: 1024, Policy: p}
 }
 
 // ptyPolicies are the decisions each policy makes for a pty slave.
 var ptyPolicies = []policyCase{
-	{"default", stream.PolicyDefault, ptyLine(1024, stream.PolicyBlksize)},
+	{"default", stream.PolicyDefault, ptyLine(4096, stream.PolicyBlksize)},
 	{"bufsiz", stream.PolicyBufsiz, ptyLine(1024, stream.PolicyBufsiz)},
 	{"coreutils", stream.PolicyCoreutils, ptyLine(262144, stream.PolicyCoreutils)},
 	{"bufio", stream.PolicyBufio, fullyBuffered(4096, 1024, stream.PolicyBufio)},
@@ -75,7 +76,7 @@ func TestPtyWriter(t *testing.T) {
 	}{{
 		name:  "NewWriter",
 		new:   func(f *os.File) *stream.Writer { return stream.NewWriter(f) },
-		want:  ptyLine(1024, stream.PolicyBlksize),
+		want:  ptyLine(4096, stream.PolicyBlksize),
 		steps: lineSteps,
 	}, {
 		name:  "NewWriterSize keeps the size, not the mode",
@@ -90,12 +91,12 @@ func TestPtyWriter(t *testing.T) {
 	}, {
 		name:  "Setvbuf(FullyBuffered) before the first write wins over the terminal",
 		new:   setvbufWriter(stream.FullyBuffered),
-		want:  fullyBuffered(1024, 1024, stream.PolicyBlksize),
+		want:  fullyBuffered(4096, 1024, stream.PolicyBlksize),
 		steps: fullSteps,
 	}, {
 		name:  "Setvbuf(Unbuffered): one write per call",
 		new:   setvbufWriter(stream.Unbuffered),
-		want:  decision{Mode: stream.Unbuffered, Size: 1024, Blksize: 1024, Policy: stream.PolicyBlksize},
+		want:  decision{Mode: stream.Unbuffered, Size: 4096, Blksize: 1024, Policy: stream.PolicyBlksize},
 		steps: []step{{"a", 1, "a"}, {"b\nc", 2, "b\nc"}, {"", 2, ""}},
 	}}
 	methods := map[string]func(w *stream.Writer, s string) error{
@@ -144,7 +145,7 @@ func TestPtyReader(t *testing.T) {
 	t.Setenv(policyEnv, "")
 	master, slave := openPty(t)
 	r := stream.NewReader(slave)
-	checkDecision(t, "Reader on a terminal", r.Info(), ptyLine(1024, stream.PolicyBlksize))
+	checkDecision(t, "Reader on a terminal", r.Info(), ptyLine(4096, stream.PolicyBlksize))
 	if _, err := master.WriteString("first\nsecond\n"); err != nil {
 		t.Fatal(err)
 	}
@@ -172,7 +173,7 @@ func TestPtyReset(t *testing.T) {
 	w := stream.NewWriter(pw)
 	checkDecision(t, "Writer on a pipe", w.Info(), fullyBuffered(4096, 4096, stream.PolicyBlksize))
 	w.Reset(slave)
-	checkDecision(t, "after Reset(terminal)", w.Info(), ptyLine(1024, stream.PolicyBlksize))
+	checkDecision(t, "after Reset(terminal)", w.Info(), ptyLine(4096, stream.PolicyBlksize))
 	w.WriteString("shown\n")
 	expectMaster(t, master, "shown\n")
 	w.Reset(null)
