@@ -31,7 +31,7 @@ type policy struct {
 // stream's (stream/policy.go cites each source beside its constant).
 var policies = []policy{
 	{"bufsiz", "glibc today: min(st_blksize, 8 KiB)"},
-	{"blksize", "the default, the glibc proposal's: min(st_blksize, 128 KiB)"},
+	{"blksize", "the default, the glibc proposal's: min(st_blksize, 128 KiB), at least 4 KiB"},
 	{"bufio", "Go's bufio: 4 KiB"},
 	{"rust", "Rust's BufReader and BufWriter: 8 KiB"},
 	{"coreutils", "coreutils' io_blksize: 256 KiB or more, a multiple of st_blksize"},

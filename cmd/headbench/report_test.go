@@ -484,7 +484,7 @@ func TestWriteRules(t *testing.T) {
 	for _, want := range []string{
 		"## The world's buffering rules",
 		"| figure | rule | ext4-1k (st_blksize 1024) | xfs128k (st_blksize 131072) |",
-		"| `getdelim --loop`, blksize | the default, the glibc proposal's: min(st_blksize, 128 KiB) | **160 ms**<br>1.60x bufio, 2.00x C<br>224609 reads, 5.0 KiB | **80.0 ms**<br>1.60x bufio, 2.00x C<br>1754 reads, 132.0 KiB |",
+		"| `getdelim --loop`, blksize | the default, the glibc proposal's: min(st_blksize, 128 KiB), at least 4 KiB | **160 ms**<br>1.60x bufio, 2.00x C<br>224609 reads, 5.0 KiB | **80.0 ms**<br>1.60x bufio, 2.00x C<br>1754 reads, 132.0 KiB |",
 		"| `getdelim -n`, readahead | blksize, and 4 more input buffers read ahead by a goroutine | **40.0 ms**<br>0.80x bufio, 0.50x C<br>224609 reads, 5.0 KiB | **20.0 ms**<br>0.80x bufio, 0.50x C<br>1754 reads, 644.0 KiB |",
 		"| C getdelim/fwrite loop, glibc default | C on glibc today: min(st_blksize, 8 KiB) | **80.0 ms**<br>0.80x bufio, 1.00x C<br>224750 reads, 5.0 KiB |",
 	} {
