@@ -92,6 +92,9 @@ func TestQuickEndToEnd(t *testing.T) {
 	if r.Input.Lines != 400 || !r.Input.Generated || len(r.Targets) != 1 || r.Targets[0].Name != "local" {
 		t.Errorf("input %+v, targets %+v", r.Input, r.Targets)
 	}
+	if !strings.HasPrefix(r.Getdelim, "built from /") {
+		t.Errorf("getdelim %q, want it built from the checkout", r.Getdelim)
+	}
 	// Every policy on each path and every sweep size ran; every peer ran
 	// or was left out with a reason.
 	have := map[string]bool{}
@@ -153,6 +156,9 @@ func TestInputFlag(t *testing.T) {
 	}
 	if r.Input.Lines != 3 || r.Input.Bytes != 29 || r.Input.Generated {
 		t.Errorf("input %+v, want 3 lines, 29 bytes, not generated", r.Input)
+	}
+	if want := gd + " (--getdelim)"; r.Getdelim != want {
+		t.Errorf("getdelim %q, want %q", r.Getdelim, want)
 	}
 
 	for _, bad := range []string{filepath.Join(dir, "missing"), dir} {

@@ -80,6 +80,9 @@ func (r *results) writeSetting(w io.Writer) {
 	fmt.Fprintf(w, "- Machine: %d CPUs (%s), %s memory, %s, %s\n", m.CPUs, orUnknown(m.CPUModel), bytesName(m.MemBytes), orUnknown(m.Kernel), m.Arch)
 	fmt.Fprintf(w, "- Load average (1 min): %.2f before, %.2f after\n", m.LoadBefore, m.LoadAfter)
 	fmt.Fprintf(w, "- Software: %s, %s, %s\n", m.Go, orUnknown(m.Libc), orUnknown(m.Coreutils))
+	if r.Getdelim != "" {
+		fmt.Fprintf(w, "- getdelim: %s\n", r.Getdelim)
+	}
 	src := "given with --input"
 	if r.Input.Generated {
 		src = fmt.Sprintf("generated, seed %d", r.Input.Seed)

@@ -63,7 +63,7 @@ func fixture(t *testing.T) *results {
 		Date:    time.Date(2026, 11, 30, 3, 40, 0, 0, time.UTC),
 		Machine: machine{CPUs: 2, CPUModel: "AMD EPYC", MemBytes: 24 << 30, Kernel: "Linux 6.18.44", Arch: "amd64", Go: "go1.26.8", Libc: "glibc 2.36"},
 		Input:   inputInfo{Path: "/cache/in", Bytes: 230140805, Lines: 290955, Generated: true, Seed: 1},
-		Output:  "/dev/null", OutputBlksize: 4096, RunsPerFigure: 4, Spread: "min-max",
+		Output:  "/dev/null", OutputBlksize: 4096, RunsPerFigure: 4, Spread: "min-max", Getdelim: "/x/getdelim (--getdelim)",
 		Targets: targets, Notes: []string{"peer go-bufio: left out: no | pipe"},
 	}
 	r.fill(jobs, r.Input.Bytes)
@@ -324,6 +324,7 @@ func TestWriteMarkdown(t *testing.T) {
 		"- Date: 2026-11-30 03:40 UTC",
 		"2 CPUs (AMD EPYC), 24.0 GiB memory, Linux 6.18.44",
 		"go1.26.8, glibc 2.36",
+		"- getdelim: /x/getdelim (--getdelim)\n",
 		"230140805 bytes, 290955 lines (generated, seed 1)",
 		"| xfs128k | xfs: mount -o loop,largeio,allocsize=128k | 131072 |",
 		"No headline: it needs the figures policy=bufsiz, policy=blksize, peer=c-default and peer=c-rule on a file system whose st_blksize is above 8192,",

@@ -11,11 +11,14 @@ import (
 // results is everything a run found; results.json is this, and the other
 // reports are drawn from it.
 type results struct {
-	Date          time.Time     `json:"date"`
-	Machine       machine       `json:"machine"`
-	Input         inputInfo     `json:"input"`
-	Output        string        `json:"output"`
-	OutputBlksize int64         `json:"output_st_blksize"`
+	Date          time.Time `json:"date"`
+	Machine       machine   `json:"machine"`
+	Input         inputInfo `json:"input"`
+	Output        string    `json:"output"`
+	OutputBlksize int64     `json:"output_st_blksize"`
+	// Getdelim says where the getdelim binary comes from: a checkout
+	// (with its git revision) or --getdelim.
+	Getdelim      string        `json:"getdelim,omitempty"`
 	RunsPerFigure int           `json:"runs_per_figure"`
 	Spread        string        `json:"spread"`
 	Duration      time.Duration `json:"duration_ns"`

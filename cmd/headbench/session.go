@@ -96,7 +96,7 @@ func (s *session) main(ctx context.Context) (code int) {
 		return stop(err)
 	}
 	res.Input = in
-	figs, strace, err := s.prepareTools(ctx, work)
+	figs, strace, err := s.prepareTools(ctx, work, res)
 	if err != nil {
 		return stop(err)
 	}
@@ -126,9 +126,10 @@ func (s *session) main(ctx context.Context) (code int) {
 	return 0
 }
 
-// prepareTools builds and finds the programs and returns the figures that
-// can be taken, and strace's path ("" when it is missing or does not work).
-func (s *session) prepareTools(ctx context.Context, work string) ([]*figure, string, error) {
+// prepareTools builds and finds the programs, says in res where getdelim
+// comes from, and returns the figures that can be taken and strace's path
+// ("" when it is missing or does not work).
+func (s *session) prepareTools(ctx context.Context, work string, res *results) ([]*figure, string, error) {
 	s.prog.printf("building getdelim and the peers")
 	bin := filepath.Join(work, "bin")
 	if err := os.Mkdir(bin, 0o755); err != nil {
@@ -138,6 +139,7 @@ func (s *session) prepareTools(ctx context.Context, work string) ([]*figure, str
 	if ctx.Err() != nil {
 		return nil, "", ctx.Err()
 	}
+	res.Getdelim = tl.getdelimFrom
 	figs, notes := planFigures(s.o, tl)
 	for _, n := range notes {
 		// Without getdelim the run misses its point; a missing peer is
