@@ -151,12 +151,13 @@ func (r *results) writeBarsSVG(w io.Writer) error {
 // writeRulesSVG draws the table of the world's rules: one panel per path,
 // in each a group of bars per file system, one bar per policy (and, on the
 // loop path, per C loop), as high as its median time over policy bufio's
-// on the same path and file system, with a line at 1 (bufio).
+// on the same path and file system, with a tick at the same ratio of CPU
+// time and a line at 1 (bufio).
 func (r *results) writeRulesSVG(w io.Writer) error {
 	const (
 		width                    = 920
 		panelH, gap              = 250.0, 50.0
-		left, right, top, bottom = 60.0, 180.0, 50.0, 0.0
+		left, right, top, bottom = 60.0, 180.0, 60.0, 0.0
 	)
 	type panel struct {
 		title string
@@ -173,6 +174,9 @@ func (r *results) writeRulesSVG(w io.Writer) error {
 			for _, f := range r.Figures {
 				if f.Key == row.key && f.VsBufio != nil {
 					hi = max(hi, *f.VsBufio)
+					if f.CPUVsBufio != nil {
+						hi = max(hi, *f.CPUVsBufio)
+					}
 					if !slices.Contains(rows, row) {
 						rows = append(rows, row)
 					}
@@ -189,7 +193,8 @@ func (r *results) writeRulesSVG(w io.Writer) error {
 	}
 	height := int(top + bottom + float64(max(len(panels), 1))*(panelH+gap))
 	s := newSVG(width, height, "the world's buffering rules: time against Go's bufio")
-	s.text(width/2, 24, "middle", fmt.Sprintf("head -n %d: median time over policy bufio's (4 KiB) on the same path and file system; below 1 is faster", r.Input.Lines), ` font-size="14"`)
+	s.text(width/2, 20, "middle", fmt.Sprintf("head -n %d: median time over policy bufio's (4 KiB) on the same path and file system; below 1 is faster", r.Input.Lines), ` font-size="14"`)
+	s.text(width/2, 38, "middle", "bars: wall time; black ticks: CPU time (user + system), which a busy machine disturbs less", "")
 	if len(panels) == 0 {
 		s.text(width/2, float64(height)/2, "middle", "no figure with a bufio reference", "")
 		return s.writeTo(w)
@@ -217,8 +222,12 @@ func (r *results) writeRulesSVG(w io.Writer) error {
 					if f.Key != row.key || f.VsBufio == nil {
 						continue
 					}
-					s.rect(gx+float64(ri)*barW, y(*f.VsBufio), barW-1, y(0)-y(*f.VsBufio), ruleColor(row.key, ri), "bar",
+					bx := gx + float64(ri)*barW
+					s.rect(bx, y(*f.VsBufio), barW-1, y(0)-y(*f.VsBufio), ruleColor(row.key, ri), "bar",
 						fmt.Sprintf("%s on %s: %.2fx bufio's time, median %s", row.name, t.Name, *f.VsBufio, msName(f.Wall.Median)))
+					if f.CPUVsBufio != nil {
+						s.line(bx, y(*f.CPUVsBufio), bx+barW-1, y(*f.CPUVsBufio), "black", 2, false)
+					}
 				}
 			}
 		}

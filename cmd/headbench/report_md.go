@@ -147,7 +147,8 @@ func ruleRows() []ruleRow {
 // the buffer memory.
 func (r *results) writeRules(w io.Writer) {
 	fmt.Fprintf(w, "Each cell: the median wall time; its ratio to policy bufio's (Go's 4 KiB) on the same path, "+
-		"and to the C loop's under glibc's rule (below 1 takes less time); the read(2) calls; "+
+		"and to the C loop's under glibc's rule (below 1 takes less time); the same ratios of the median CPU time (user + system), "+
+		"which a busy machine disturbs much less than the wall time; the read(2) calls; "+
 		"the memory of the input and output buffers (with read-ahead's %d more input buffers when it read ahead). "+
 		"A C loop's buffers are the sizes most of its calls asked for.\n\n", readaheadBuffers)
 	fmt.Fprintf(w, "| figure | rule |")
@@ -174,8 +175,8 @@ func (r *results) writeRules(w io.Writer) {
 			if f.Counts != nil {
 				reads = fmt.Sprint(f.Counts.Reads)
 			}
-			fmt.Fprintf(w, " **%s**<br>%s bufio, %s C<br>%s reads, %s |", msName(f.Wall.Median),
-				ratioName(f.VsBufio), ratioName(f.VsC), reads, bytesName(f.Buffers))
+			fmt.Fprintf(w, " **%s**<br>%s bufio, %s C<br>CPU %s bufio, %s C<br>%s reads, %s |", msName(f.Wall.Median),
+				ratioName(f.VsBufio), ratioName(f.VsC), ratioName(f.CPUVsBufio), ratioName(f.CPUVsC), reads, bytesName(f.Buffers))
 		}
 		fmt.Fprintln(w)
 	}

@@ -422,7 +422,10 @@ func rulesFixture(t *testing.T) *results {
 			} else {
 				j.counts = &counts{Reads: 224750, ReadSize: 1024, WriteSize: 4096}
 			}
-			smp := sample{Wall: time.Duration(ms[f.Key] * 1e6 / float64(ti+1))}
+			// CPU time: half the wall time and 10 ms more, so that
+			// its ratios differ from the wall time's.
+			wall := time.Duration(ms[f.Key] * 1e6 / float64(ti+1))
+			smp := sample{Wall: wall, User: wall / 2, Sys: 10 * time.Millisecond / time.Duration(ti+1)}
 			j.samples = []sample{smp}
 			j.runs = []runRecord{{Bench: j.bench(), Round: 1, Wall: smp.Wall}}
 			jobs = append(jobs, j)
@@ -439,36 +442,38 @@ func rulesFixture(t *testing.T) *results {
 func TestFillRules(t *testing.T) {
 	r := rulesFixture(t)
 	type row struct {
-		Bench        string
-		VsBufio, VsC float64
-		Buffers      int64
+		Bench              string
+		VsBufio, VsC       float64
+		CPUVsBufio, CPUVsC float64
+		Buffers            int64
+	}
+	round := func(x *float64) float64 {
+		if x == nil {
+			return -1
+		}
+		return math.Round(*x*100) / 100
 	}
 	var got []row
 	for _, f := range r.Figures {
-		rw := row{Bench: f.Bench, Buffers: f.Buffers}
-		if f.VsBufio != nil {
-			rw.VsBufio = math.Round(*f.VsBufio*100) / 100
-		}
-		if f.VsC != nil {
-			rw.VsC = math.Round(*f.VsC*100) / 100
-		}
-		got = append(got, row{f.Bench, rw.VsBufio, rw.VsC, rw.Buffers})
+		got = append(got, row{f.Bench, round(f.VsBufio), round(f.VsC), round(f.CPUVsBufio), round(f.CPUVsC), f.Buffers})
 	}
+	// The wall times are the fixture's, halved on xfs128k; the CPU
+	// times half the wall times and 10 ms more (5 ms on xfs128k).
 	want := []row{
-		{"BenchmarkHead/policy=blksize/fs=ext4-1k", 1.6, 2, 1024 + 4096},
-		{"BenchmarkHead/policy=bufio/fs=ext4-1k", 1, 1.25, 8192},
-		{"BenchmarkHead/policy=readahead/fs=ext4-1k", 1.5, 1.88, 1024 + 4096},
-		{"BenchmarkHead/path=copy/policy=blksize/fs=ext4-1k", 1.1, 0.69, 1024 + 4096},
-		{"BenchmarkHead/path=copy/policy=bufio/fs=ext4-1k", 1, 0.63, 8192},
-		{"BenchmarkHead/path=copy/policy=readahead/fs=ext4-1k", 0.8, 0.5, 1024 + 4096},
-		{"BenchmarkHead/peer=c-default/fs=ext4-1k", 0.8, 1, 1024 + 4096},
-		{"BenchmarkHead/policy=blksize/fs=xfs128k", 1.6, 2, 131072 + 4096},
-		{"BenchmarkHead/policy=bufio/fs=xfs128k", 1, 1.25, 8192},
-		{"BenchmarkHead/policy=readahead/fs=xfs128k", 1.5, 1.88, 5*131072 + 4096},
-		{"BenchmarkHead/path=copy/policy=blksize/fs=xfs128k", 1.1, 0.69, 131072 + 4096},
-		{"BenchmarkHead/path=copy/policy=bufio/fs=xfs128k", 1, 0.63, 8192},
-		{"BenchmarkHead/path=copy/policy=readahead/fs=xfs128k", 0.8, 0.5, 5*131072 + 4096},
-		{"BenchmarkHead/peer=c-default/fs=xfs128k", 0.8, 1, 1024 + 4096},
+		{"BenchmarkHead/policy=blksize/fs=ext4-1k", 1.6, 2, 1.5, 1.8, 1024 + 4096},
+		{"BenchmarkHead/policy=bufio/fs=ext4-1k", 1, 1.25, 1, 1.2, 8192},
+		{"BenchmarkHead/policy=readahead/fs=ext4-1k", 1.5, 1.88, 1.42, 1.7, 1024 + 4096},
+		{"BenchmarkHead/path=copy/policy=blksize/fs=ext4-1k", 1.1, 0.69, 1.07, 0.75, 1024 + 4096},
+		{"BenchmarkHead/path=copy/policy=bufio/fs=ext4-1k", 1, 0.63, 1, 0.7, 8192},
+		{"BenchmarkHead/path=copy/policy=readahead/fs=ext4-1k", 0.8, 0.5, 0.86, 0.6, 1024 + 4096},
+		{"BenchmarkHead/peer=c-default/fs=ext4-1k", 0.8, 1, 0.83, 1, 1024 + 4096},
+		{"BenchmarkHead/policy=blksize/fs=xfs128k", 1.6, 2, 1.5, 1.8, 131072 + 4096},
+		{"BenchmarkHead/policy=bufio/fs=xfs128k", 1, 1.25, 1, 1.2, 8192},
+		{"BenchmarkHead/policy=readahead/fs=xfs128k", 1.5, 1.88, 1.42, 1.7, 5*131072 + 4096},
+		{"BenchmarkHead/path=copy/policy=blksize/fs=xfs128k", 1.1, 0.69, 1.07, 0.75, 131072 + 4096},
+		{"BenchmarkHead/path=copy/policy=bufio/fs=xfs128k", 1, 0.63, 1, 0.7, 8192},
+		{"BenchmarkHead/path=copy/policy=readahead/fs=xfs128k", 0.8, 0.5, 0.86, 0.6, 5*131072 + 4096},
+		{"BenchmarkHead/peer=c-default/fs=xfs128k", 0.8, 1, 0.83, 1, 1024 + 4096},
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("(-want +got):\n%s", diff)
@@ -485,9 +490,9 @@ func TestWriteRules(t *testing.T) {
 	for _, want := range []string{
 		"## The world's buffering rules",
 		"| figure | rule | ext4-1k (st_blksize 1024) | xfs128k (st_blksize 131072) |",
-		"| `getdelim --loop`, blksize | the default, the glibc proposal's: min(st_blksize, 128 KiB), at least 4 KiB | **160 ms**<br>1.60x bufio, 2.00x C<br>224609 reads, 5.0 KiB | **80.0 ms**<br>1.60x bufio, 2.00x C<br>1754 reads, 132.0 KiB |",
-		"| `getdelim -n`, readahead | blksize, and 4 more input buffers read ahead by a goroutine | **40.0 ms**<br>0.80x bufio, 0.50x C<br>224609 reads, 5.0 KiB | **20.0 ms**<br>0.80x bufio, 0.50x C<br>1754 reads, 644.0 KiB |",
-		"| C getdelim/fwrite loop, glibc default | C on glibc today: min(st_blksize, 8 KiB) | **80.0 ms**<br>0.80x bufio, 1.00x C<br>224750 reads, 5.0 KiB |",
+		"| `getdelim --loop`, blksize | the default, the glibc proposal's: min(st_blksize, 128 KiB), at least 4 KiB | **160 ms**<br>1.60x bufio, 2.00x C<br>CPU 1.50x bufio, 1.80x C<br>224609 reads, 5.0 KiB | **80.0 ms**<br>1.60x bufio, 2.00x C<br>CPU 1.50x bufio, 1.80x C<br>1754 reads, 132.0 KiB |",
+		"| `getdelim -n`, readahead | blksize, and 4 more input buffers read ahead by a goroutine | **40.0 ms**<br>0.80x bufio, 0.50x C<br>CPU 0.86x bufio, 0.60x C<br>224609 reads, 5.0 KiB | **20.0 ms**<br>0.80x bufio, 0.50x C<br>CPU 0.86x bufio, 0.60x C<br>1754 reads, 644.0 KiB |",
+		"| C getdelim/fwrite loop, glibc default | C on glibc today: min(st_blksize, 8 KiB) | **80.0 ms**<br>0.80x bufio, 1.00x C<br>CPU 0.83x bufio, 1.00x C<br>224750 reads, 5.0 KiB |",
 	} {
 		if !strings.Contains(md, want) {
 			t.Errorf("results.md lacks %q", want)

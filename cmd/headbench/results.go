@@ -63,6 +63,13 @@ type figureStats struct {
 	VsC        *float64      `json:"time_vs_c_loop,omitempty"`
 	UserMedian time.Duration `json:"user_median_ns"`
 	SysMedian  time.Duration `json:"sys_median_ns"`
+	// CPUMedian is the median of the runs' user plus system time. On a
+	// busy machine it varies much less than the wall time, which counts
+	// the waits for a CPU; CPUVsBufio and CPUVsC are VsBufio and VsC of
+	// it.
+	CPUMedian  time.Duration `json:"cpu_median_ns"`
+	CPUVsBufio *float64      `json:"cpu_vs_bufio,omitempty"`
+	CPUVsC     *float64      `json:"cpu_vs_c_loop,omitempty"`
 	MaxRSS     int64         `json:"max_rss_bytes"`
 	// Buffers is the bytes of the input and output buffers; 0 unknown.
 	Buffers int64   `json:"buffer_bytes,omitempty"`
@@ -90,7 +97,8 @@ const cLoopKey = "peer=c-default"
 // fill summarizes the jobs into r, in the jobs' order, and draws the
 // headline and the warnings from them and r.Machine.
 func (r *results) fill(jobs []*job, inputBytes int64) {
-	median := map[[2]string]time.Duration{} // by key and target
+	type medians struct{ wall, cpu time.Duration }
+	median := map[[2]string]medians{} // by key and target
 	r.Figures = nil
 	r.Runs = nil
 	for _, j := range jobs {
@@ -100,11 +108,12 @@ func (r *results) fill(jobs []*job, inputBytes int64) {
 			Path: j.fig.Path, Policy: j.fig.Policy,
 			Size: j.fig.Size, Counts: j.counts, Buffers: j.counts.buffers(), Checked: j.checked,
 		}
-		var wall, user, sys []time.Duration
+		var wall, user, sys, cpu []time.Duration
 		for _, s := range j.samples {
 			wall = append(wall, s.Wall)
 			user = append(user, s.User)
 			sys = append(sys, s.Sys)
+			cpu = append(cpu, s.User+s.Sys)
 			fs.MaxRSS = max(fs.MaxRSS, s.MaxRSS)
 		}
 		if w, err := summarize(wall); err == nil {
@@ -112,8 +121,9 @@ func (r *results) fill(jobs []*job, inputBytes int64) {
 			fs.MBps = throughput(inputBytes, w.Median)
 			u, _ := summarize(user)
 			k, _ := summarize(sys)
-			fs.UserMedian, fs.SysMedian = u.Median, k.Median
-			median[[2]string{j.fig.Key, j.tgt.Name}] = w.Median
+			c, _ := summarize(cpu)
+			fs.UserMedian, fs.SysMedian, fs.CPUMedian = u.Median, k.Median, c.Median
+			median[[2]string{j.fig.Key, j.tgt.Name}] = medians{w.Median, c.Median}
 		}
 		r.Figures = append(r.Figures, fs)
 		r.Runs = append(r.Runs, j.runs...)
@@ -123,20 +133,24 @@ func (r *results) fill(jobs []*job, inputBytes int64) {
 		if f.Wall == nil {
 			continue
 		}
-		// ratio is this figure's time over key's on the same target:
-		// key's speedup over this one.
-		ratio := func(key string) *float64 {
-			if x, ok := speedup(f.Wall.Median, median[[2]string{key, f.Target}]); ok {
-				return &x
+		// ratios are this figure's wall and CPU times over key's on the
+		// same target: key's speedups over this one.
+		ratios := func(key string) (wall, cpu *float64) {
+			ref := median[[2]string{key, f.Target}]
+			if x, ok := speedup(f.Wall.Median, ref.wall); ok {
+				wall = &x
 			}
-			return nil
+			if x, ok := speedup(f.CPUMedian, ref.cpu); ok {
+				cpu = &x
+			}
+			return wall, cpu
 		}
-		if x, ok := speedup(median[[2]string{baselineKey, f.Target}], f.Wall.Median); ok {
+		if x, ok := speedup(median[[2]string{baselineKey, f.Target}].wall, f.Wall.Median); ok {
 			f.Speedup = &x
 		}
 		if f.Kind == kindPolicy || f.Kind == kindPeer {
-			path := cmp.Or(f.Path, pathLoop)
-			f.VsBufio, f.VsC = ratio(policyKey(path, "bufio")), ratio(cLoopKey)
+			f.VsBufio, f.CPUVsBufio = ratios(policyKey(cmp.Or(f.Path, pathLoop), "bufio"))
+			f.VsC, f.CPUVsC = ratios(cLoopKey)
 		}
 	}
 	// Runs in the order they ran: round by round.
