@@ -52,7 +52,7 @@ func (r *results) writeMarkdown(w io.Writer) error {
 
 	if r.hasKind(kindSweep) {
 		p("\n## Sweep: `getdelim --loop --policy BYTES`, the same size for both streams\n\n")
-		p("Median MB/s, and the median wall time.\n\n")
+		p("Median MB/s, the median wall time, and the median CPU time (user + system), which a busy machine disturbs less.\n\n")
 		r.writeSweepTable(bw)
 	}
 
@@ -259,7 +259,7 @@ func (r *results) writeSweepTable(w io.Writer) {
 		fmt.Fprintf(w, "| %s |", sizeName(size))
 		for _, t := range r.Targets {
 			if f, ok := cell[key+" "+t.Name]; ok && f.Wall != nil {
-				fmt.Fprintf(w, " %.0f (%s) |", f.MBps, msName(f.Wall.Median))
+				fmt.Fprintf(w, " %.0f (%s; CPU %s) |", f.MBps, msName(f.Wall.Median), msName(f.CPUMedian))
 			} else {
 				fmt.Fprintf(w, " – |")
 			}

@@ -331,7 +331,7 @@ func TestWriteMarkdown(t *testing.T) {
 		"| getdelim --loop, policy blksize | 38.8 ms (1.43x) | 19.4 ms (1.43x) |",
 		"| GNU head | 111 ms (0.50x) | – |",
 		"## fs=xfs128k: xfs, st_blksize 131072",
-		"| 64K | 8316 (27.7 ms) | 16632 (13.8 ms) |",
+		"| 64K | 8316 (27.7 ms; CPU 27.7 ms) | 16632 (13.8 ms; CPU 13.8 ms) |",
 		"| peer=head | `head -n 290955 < input > /dev/null` |",
 		"| policy=blksize | `getdelim --loop --policy blksize -n 290955 < input > /dev/null` |",
 		"| peer=cat | `cat input > /dev/null` |",
