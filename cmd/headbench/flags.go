@@ -24,12 +24,12 @@ func usagef(format string, args ...any) error {
 	return &getopt.UsageError{Msg: fmt.Sprintf(format, args...)}
 }
 
-// How long a run takes on the 2-CPU machine of bench/results, even when
-// busy: --quick took 14 to 21 s (load average 9 to 14), the full run 6 to
-// 7 minutes (load average below 1.5). The README states the same.
+// How long a run takes on the 2-CPU machine of
+// bench/results/2026-12-01-policies while other jobs kept it busy (load
+// average 17 to 24). The README states the same.
 const (
-	quickTime = "15-30 s"
-	fullTime  = "6-7 min"
+	quickTime = "45-65 s"
+	fullTime  = "15 min on a busy 2-CPU machine"
 )
 
 // usageText is --help's text; policies and peers come from their tables.
