@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
+	"strings"
 )
 
 // writeSweepSVG draws the sweep: median throughput against buffer size (log
@@ -144,4 +146,105 @@ func (r *results) writeBarsSVG(w io.Writer) error {
 		}
 	}
 	return s.writeTo(w)
+}
+
+// writeRulesSVG draws the table of the world's rules: one panel per path,
+// in each a group of bars per file system, one bar per policy (and, on the
+// loop path, per C loop), as high as its median time over policy bufio's
+// on the same path and file system, with a tick at the same ratio of CPU
+// time and a line at 1 (bufio).
+func (r *results) writeRulesSVG(w io.Writer) error {
+	const (
+		width                    = 920
+		panelH, gap              = 250.0, 50.0
+		left, right, top, bottom = 60.0, 180.0, 60.0, 0.0
+	)
+	type panel struct {
+		title string
+		rows  []ruleRow
+	}
+	var panels []panel
+	hi := 1.0
+	for _, path := range pathNames {
+		var rows []ruleRow
+		for _, row := range ruleRows() {
+			if (path == pathCopy) != strings.HasPrefix(row.key, "path="+pathCopy+"/") {
+				continue
+			}
+			for _, f := range r.Figures {
+				if f.Key == row.key && f.VsBufio != nil {
+					hi = max(hi, *f.VsBufio)
+					if f.CPUVsBufio != nil {
+						hi = max(hi, *f.CPUVsBufio)
+					}
+					if !slices.Contains(rows, row) {
+						rows = append(rows, row)
+					}
+				}
+			}
+		}
+		if len(rows) > 0 {
+			title := "getdelim --loop (one getdelim and one fwrite per record) and the C loop"
+			if path == pathCopy {
+				title = "getdelim -n (records copied straight from the buffer)"
+			}
+			panels = append(panels, panel{title, rows})
+		}
+	}
+	height := int(top + bottom + float64(max(len(panels), 1))*(panelH+gap))
+	s := newSVG(width, height, "the world's buffering rules: time against Go's bufio")
+	s.text(width/2, 20, "middle", fmt.Sprintf("head -n %d: median time over policy bufio's (4 KiB) on the same path and file system; below 1 is faster", r.Input.Lines), ` font-size="14"`)
+	s.text(width/2, 38, "middle", "bars: wall time; black ticks: CPU time (user + system), which a busy machine disturbs less", "")
+	if len(panels) == 0 {
+		s.text(width/2, float64(height)/2, "middle", "no figure with a bufio reference", "")
+		return s.writeTo(w)
+	}
+	top2, step := niceAxis(hi)
+	plotW := width - left - right
+	for pi, p := range panels {
+		y0 := top + float64(pi)*(panelH+gap) + 20
+		plotH := panelH - 40
+		y := func(v float64) float64 { return y0 + plotH - v/top2*plotH }
+		s.text(left, y0-8, "start", p.title, ` font-weight="bold"`)
+		for v := 0.0; v <= top2+step/2; v += step {
+			s.line(left, y(v), left+plotW, y(v), "#dddddd", 1, false)
+			s.text(left-6, y(v)+4, "end", fmt.Sprintf("%.1f", v), "")
+		}
+		s.line(left, y(1), left+plotW, y(1), "black", 1, true)
+		s.line(left, y0, left, y0+plotH, "black", 1, false)
+		groupW := plotW / float64(len(r.Targets))
+		barW := groupW * 0.8 / float64(len(p.rows))
+		for ti, t := range r.Targets {
+			gx := left + float64(ti)*groupW + groupW*0.1
+			s.text(gx+groupW*0.4, y0+plotH+16, "middle", fmt.Sprintf("%s (%s)", t.Name, sizeName(t.Blksize)), "")
+			for ri, row := range p.rows {
+				for _, f := range r.figuresOn(t.Name, kindPolicy, kindPeer) {
+					if f.Key != row.key || f.VsBufio == nil {
+						continue
+					}
+					bx := gx + float64(ri)*barW
+					s.rect(bx, y(*f.VsBufio), barW-1, y(0)-y(*f.VsBufio), ruleColor(row.key, ri), "bar",
+						fmt.Sprintf("%s on %s: %.2fx bufio's time, median %s", row.name, t.Name, *f.VsBufio, msName(f.Wall.Median)))
+					if f.CPUVsBufio != nil {
+						s.line(bx, y(*f.CPUVsBufio), bx+barW-1, y(*f.CPUVsBufio), "black", 2, false)
+					}
+				}
+			}
+		}
+		s.line(left, y(0), left+plotW, y(0), "black", 1, false)
+		for ri, row := range p.rows {
+			ly := y0 + 10 + float64(ri)*18
+			s.rect(left+plotW+15, ly-9, 14, 12, ruleColor(row.key, ri), "legend", row.rule)
+			s.text(left+plotW+35, ly+1, "start", row.short, "")
+		}
+	}
+	return s.writeTo(w)
+}
+
+// ruleColor is the colour of the i-th bar of a group: a C loop is grey.
+func ruleColor(key string, i int) string {
+	if strings.HasPrefix(key, "peer=") {
+		return [...]string{"#7f7f7f", "#c7c7c7"}[i%2]
+	}
+	return seriesColor(i)
 }

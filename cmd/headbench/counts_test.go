@@ -52,42 +52,52 @@ func TestParseGetdelimStatsErrors(t *testing.T) {
 	}
 }
 
-const straceSample = `% time     seconds  usecs/call     calls    errors syscall
------- ----------- ----------- --------- --------- ----------------
- 32.47    0.000125           5        21           mmap
- 30.65    0.000118           3        33        16 openat
-  6.23    0.000024           4     28116           read
-  5.45    0.000021           4     56230           write
-  1.04    0.000004           4         1         1 ioctl
-  0.10    0.000001           1         3           readv
-  0.00    0.000000           0         2           pread64
-  0.00    0.000000           0         5           splice
-  0.00    0.000000           0         4         1 copy_file_range
------- ----------- ----------- --------- --------- ----------------
-100.00    0.000385           3     84415        18 total
+// straceSample is a trace as straceCommand writes it, of a program with
+// two threads (the lines of bench/bufioloop, cat and the C loop, and the
+// unfinished and resumed forms strace writes when threads overlap).
+const straceSample = `9300  read(3, ""..., 20)                = 8
+9300  read(3, ""..., 65536)             = 151
+9315  read(3, ""..., 832)               = 832
+9315  read(0, ""..., 8192)              = 8192
+9315  write(1, ""..., 4096)             = 4096
+9316  write(5, ""..., 8 <unfinished ...>
+9315  read(0, ""..., 8192 <unfinished ...>
+9316  <... write resumed>)              = 8
+9315  <... read resumed>)               = 8192
+9315  write(1, ""..., 4096)             = 4096
+9315  readv(0, [{iov_base=""..., iov_len=8192}], 1) = 8192
+9315  writev(1, [{iov_base=""..., iov_len=4096}], 1) = 4096
+9315  copy_file_range(3, NULL, 1, NULL, 9223372035781033984, 0) = 3000000
+9315  splice(0, NULL, 1, NULL, 131072, 0) = 0
+9315  read(0, "", 8192)                 = 0
 `
 
-func TestParseStraceSummary(t *testing.T) {
-	got, err := parseStraceSummary(straceSample)
+func TestParseStraceTrace(t *testing.T) {
+	got, err := parseStraceTrace(straceSample)
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := counts{Source: "strace -c -f", Reads: 28119, Writes: 56230, Kernel: 9}
+	want := counts{Source: "strace -f", Reads: 7, Writes: 4, Kernel: 2, ReadSize: 8192, WriteSize: 4096}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("(-want +got):\n%s", diff)
 	}
+	// Without -f's process IDs, and a tie between two sizes: the larger.
+	got, err = parseStraceTrace("read(0, \"\"..., 1024) = 1024\nread(0, \"\"..., 2048) = 0\n")
+	if err != nil || got.Reads != 2 || got.ReadSize != 2048 {
+		t.Errorf("without process IDs: %+v, %v", got, err)
+	}
 }
 
-func TestParseStraceSummaryErrors(t *testing.T) {
+func TestParseStraceTraceErrors(t *testing.T) {
 	for _, tc := range []struct{ name, in, want string }{
-		{"empty", "", "no summary table"},
-		{"no total", strings.Split(straceSample, "------ ----------- ----------- --------- --------- ----------------\n100")[0], "no summary table"},
-		{"bad calls", strings.Replace(straceSample, "28116", "many", 1), "bad calls column"},
+		{"empty", "", "strace: no read or write"},
+		{"a summary", "% time     seconds  usecs/call     calls    errors syscall\n", "strace: unexpected line"},
+		{"another call", "9315  openat(AT_FDCWD, \"f\", O_RDONLY) = 3\n", "strace: unexpected call"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			_, err := parseStraceSummary(tc.in)
-			if err == nil || !strings.Contains(err.Error(), tc.want) {
-				t.Errorf("error = %v, want one containing %q", err, tc.want)
+			_, err := parseStraceTrace(tc.in)
+			if err == nil || !strings.HasPrefix(err.Error(), tc.want) {
+				t.Errorf("error = %v, want one starting %q", err, tc.want)
 			}
 		})
 	}

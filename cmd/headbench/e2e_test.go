@@ -14,6 +14,7 @@ import (
 	"syscall"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
 	"github.com/stdiobuf/stdiobuf/internal/fsmount"
 )
 
@@ -43,7 +44,7 @@ func quickArgs(dir string, extra ...string) []string {
 // results.json.
 func readResults(t *testing.T, out string) *results {
 	t.Helper()
-	for _, name := range []string{fileMarkdown, fileJSON, fileBench, fileBars, fileSweep} {
+	for _, name := range []string{fileMarkdown, fileJSON, fileBench, fileBars, fileRules, fileSweep} {
 		if _, err := os.Stat(filepath.Join(out, name)); err != nil {
 			t.Errorf("output folder: %v", err)
 		}
@@ -70,7 +71,7 @@ func readResults(t *testing.T, out string) *results {
 	if len(lines) != ok || ok == 0 {
 		t.Errorf("bench.txt has %d result lines, results.json %d good runs", len(lines), ok)
 	}
-	for _, name := range []string{fileBars, fileSweep} {
+	for _, name := range []string{fileBars, fileRules, fileSweep} {
 		svg, _ := os.ReadFile(filepath.Join(out, name))
 		svgStats(t, svg)
 	}
@@ -91,18 +92,23 @@ func TestQuickEndToEnd(t *testing.T) {
 	if r.Input.Lines != 400 || !r.Input.Generated || len(r.Targets) != 1 || r.Targets[0].Name != "local" {
 		t.Errorf("input %+v, targets %+v", r.Input, r.Targets)
 	}
-	// Every policy and sweep size ran; every peer ran or was left out
-	// with a reason.
+	if !strings.HasPrefix(r.Getdelim, "built from /") {
+		t.Errorf("getdelim %q, want it built from the checkout", r.Getdelim)
+	}
+	// Every policy on each path and every sweep size ran; every peer ran
+	// or was left out with a reason.
 	have := map[string]bool{}
 	for _, f := range r.Figures {
 		have[f.Key] = f.Wall != nil && f.Wall.N == 2
 	}
-	for _, p := range policyNames {
-		if !have["policy="+p] {
-			t.Errorf("figure policy=%s missing or without 2 runs", p)
+	for _, path := range pathNames {
+		for _, p := range policyNames() {
+			if key := policyKey(path, p); !have[key] {
+				t.Errorf("figure %s missing or without 2 runs", key)
+			}
 		}
 	}
-	for _, key := range []string{"policy=1024", "policy=65536", "peer=getdelim-fast"} {
+	for _, key := range []string{"policy=1024", "policy=65536"} {
 		if !have[key] {
 			t.Errorf("figure %s missing or without 2 runs", key)
 		}
@@ -151,6 +157,9 @@ func TestInputFlag(t *testing.T) {
 	if r.Input.Lines != 3 || r.Input.Bytes != 29 || r.Input.Generated {
 		t.Errorf("input %+v, want 3 lines, 29 bytes, not generated", r.Input)
 	}
+	if want := gd + " (--getdelim)"; r.Getdelim != want {
+		t.Errorf("getdelim %q, want %q", r.Getdelim, want)
+	}
 
 	for _, bad := range []string{filepath.Join(dir, "missing"), dir} {
 		stderr.Reset()
@@ -196,9 +205,11 @@ func mountsUnder(t *testing.T, dir string) []string {
 	return found
 }
 
+// needMount skips the test unless every file system of the default run
+// can be mounted.
 func needMount(t *testing.T) {
 	t.Helper()
-	for _, name := range []string{"xfs128k", "xfs1m"} {
+	for _, name := range defaultFS {
 		fs, err := fsmount.Lookup(name)
 		if err != nil {
 			t.Fatal(err)
@@ -237,12 +248,13 @@ func checkNothingLeft(t *testing.T, dir, tmp string) {
 	}
 }
 
-// TestXFSEndToEnd runs on both XFS mounts and checks the st_blksize the
-// figures saw, then that nothing stays mounted or on disk.
-func TestXFSEndToEnd(t *testing.T) {
+// TestMountsEndToEnd runs on the default file systems and checks the
+// st_blksize the figures saw and the buffers they chose, then that nothing
+// stays mounted or on disk.
+func TestMountsEndToEnd(t *testing.T) {
 	dir, tmp, gd := mountTest(t)
 	var stdout, stderr bytes.Buffer
-	status := run(t.Context(), quickArgs(dir, "--getdelim", gd, "--peers", "c-rule,cat", "--policies", "bufsiz,blksize"), &stdout, &stderr)
+	status := run(t.Context(), quickArgs(dir, "--getdelim", gd, "--peers", "c-default,cat", "--policies", "bufio,blksize"), &stdout, &stderr)
 	if status != 0 {
 		t.Fatalf("status %d\n%s", status, stderr.String())
 	}
@@ -251,12 +263,17 @@ func TestXFSEndToEnd(t *testing.T) {
 	for _, tg := range r.Targets {
 		got[tg.Name] = tg.Blksize
 	}
-	if got["xfs128k"] != 128<<10 || got["xfs1m"] != 1<<20 {
-		t.Errorf("st_blksize per target %v, want xfs128k 131072 and xfs1m 1048576", got)
+	want := map[string]int64{"ext4": 4096, "ext4-1k": 1024, "tmpfs": int64(os.Getpagesize()), "xfs128k": 128 << 10, "xfs1m": 1 << 20}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("st_blksize per target (-want +got):\n%s", diff)
 	}
 	for _, f := range r.Figures {
 		if f.Key == "policy=blksize" && f.Target == "xfs128k" && (f.Counts == nil || f.Counts.In.Size != 128<<10) {
 			t.Errorf("getdelim's input buffer on xfs128k: %+v, want 131072", f.Counts)
+		}
+		// Every policy figure has its ratios to bufio and to the C loop.
+		if f.Kind == kindPolicy && (f.VsBufio == nil || f.VsC == nil || f.Buffers == 0) {
+			t.Errorf("%s: ratio to bufio %v, to the C loop %v, buffers %d", f.Bench, f.VsBufio, f.VsC, f.Buffers)
 		}
 	}
 	checkNothingLeft(t, dir, tmp)

@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/stdiobuf/stdiobuf/internal/fsmount"
 )
 
 // The kinds of figure.
@@ -16,13 +18,55 @@ const (
 	kindPeer   = "peer"   // a program a user would pick instead
 )
 
+// policy is a getdelim --policy timed as a figure on every path, with the
+// rule it stands for as the table of the world's rules states it.
+type policy struct {
+	name string
+	rule string
+}
+
+// policies are the policies in report order; bufsiz, glibc's rule today,
+// is the baseline of the headline. A policy added here gets its figures,
+// its rows in the tables and its bars in the charts. The rules are
+// stream's (stream/policy.go cites each source beside its constant).
+var policies = []policy{
+	{"bufsiz", "glibc today: min(st_blksize, 8 KiB)"},
+	{"blksize", "the default, the glibc proposal's: min(st_blksize, 128 KiB), at least 4 KiB"},
+	{"bufio", "Go's bufio: 4 KiB"},
+	{"rust", "Rust's BufReader and BufWriter: 8 KiB"},
+	{"coreutils", "coreutils' io_blksize: 256 KiB or more, a multiple of st_blksize"},
+	{"cpython", "CPython 3.14's open(): max(min(st_blksize, 8 MiB), 128 KiB)"},
+	{"readahead", "blksize, and 4 more input buffers read ahead by a goroutine"},
+}
+
+// policyNames returns the names --policies takes, in report order.
+func policyNames() []string {
+	names := make([]string, len(policies))
+	for i, p := range policies {
+		names[i] = p.name
+	}
+	return names
+}
+
+// mountNames returns the file systems internal/fsmount mounts.
+func mountNames() []string {
+	var names []string
+	for _, fs := range fsmount.All() {
+		names = append(names, fs.Name)
+	}
+	return names
+}
+
 // figure is one command to time on every target.
 type figure struct {
 	Kind string
-	// Key is the figure's part of the benchmark name: policy=blksize,
-	// policy=65536 or peer=head.
+	// Key is the figure's part of the benchmark name: policy=blksize (the
+	// loop path), path=copy/policy=blksize, policy=65536 or peer=head.
 	Key   string
 	Title string
+	// Path and Policy are a policy figure's path and policy name.
+	Path   string
+	Policy string
 	// Size is the buffer size of a sweep figure.
 	Size int64
 	// getdelim figures count their calls with --stats, peers with strace.
@@ -59,11 +103,13 @@ func planFigures(o *options, t *tools) (figs []*figure, notes []string) {
 	if t.getdelim == "" {
 		notes = append(notes, "getdelim: left out, with every policy and sweep figure: "+t.missing["getdelim"])
 	} else {
-		for _, p := range o.policies {
-			figs = append(figs, getdelimFigure(kindPolicy, p, 0, t.getdelim))
+		for _, path := range o.paths {
+			for _, p := range o.policies {
+				figs = append(figs, policyFigure(path, p, t.getdelim))
+			}
 		}
 		for _, size := range o.sweep {
-			figs = append(figs, getdelimFigure(kindSweep, strconv.FormatInt(size, 10), size, t.getdelim))
+			figs = append(figs, sweepFigure(size, t.getdelim))
 		}
 	}
 	for _, name := range o.peers {
@@ -77,16 +123,39 @@ func planFigures(o *options, t *tools) (figs []*figure, notes []string) {
 	return figs, notes
 }
 
-func getdelimFigure(kind, policy string, size int64, bin string) *figure {
-	title := "getdelim --loop, policy " + policy
-	if kind == kindSweep {
-		title = "getdelim --loop, " + sizeName(size) + " both streams"
+// policyKey is the key of the figure of policy on path.
+func policyKey(path, policy string) string {
+	if path == pathLoop {
+		return "policy=" + policy
 	}
+	return "path=" + path + "/policy=" + policy
+}
+
+// policyFigure is getdelim under policy on path.
+func policyFigure(path, policy, bin string) *figure {
+	title, flags := "getdelim --loop, policy "+policy, []string{"--loop"}
+	if path == pathCopy {
+		title, flags = "getdelim -n, policy "+policy, nil
+	}
+	f := getdelimFigure(kindPolicy, policyKey(path, policy), title, bin, append(flags, "--policy", policy))
+	f.Path, f.Policy = path, policy
+	return f
+}
+
+// sweepFigure is getdelim --loop with size bytes for both streams.
+func sweepFigure(size int64, bin string) *figure {
+	policy := strconv.FormatInt(size, 10)
+	f := getdelimFigure(kindSweep, policyKey(pathLoop, policy), "getdelim --loop, "+sizeName(size)+" both streams", bin, []string{"--loop", "--policy", policy})
+	f.Size = size
+	return f
+}
+
+// getdelimFigure is getdelim with flags, then -n N, reading standard input.
+func getdelimFigure(kind, key, title, bin string, flags []string) *figure {
 	return &figure{
-		Kind: kind, Key: "policy=" + policy, Title: title, Size: size,
-		getdelim: true, stdin: true,
+		Kind: kind, Key: key, Title: title, getdelim: true, stdin: true,
 		args: func(n int64, _ string) []string {
-			return []string{bin, "--loop", "--policy", policy, "-n", strconv.FormatInt(n, 10)}
+			return append(append([]string{bin}, flags...), "-n", strconv.FormatInt(n, 10))
 		},
 	}
 }
@@ -97,17 +166,21 @@ type peer struct {
 	tool  string // the program, as tools names it
 	title string
 	args  []string // before -n N
+	// rule, if set, puts the peer in the table of the world's rules.
+	rule string
 }
 
 // peers are the peers in report order. c-default and c-rule are the pair
-// whose ratio is glibc's own gain from the policy (see gains).
+// whose ratio is glibc's own gain from the policy (see gains), and the
+// C loops of the table of the world's rules; c-default is its reference.
 var peers = []peer{
-	{"head", "head", "GNU head", nil},
-	{"c-default", "cloop", "C getdelim/fwrite loop, glibc default", []string{"-i", "default", "-o", "default"}},
-	{"c-rule", "cloop", "C getdelim/fwrite loop, min(st_blksize, 128K)", []string{"-i", "rule", "-o", "rule"}},
-	{"go-bufio", "bufioloop", "Go bufio ReadSlice/Write loop, 4K (default)", nil},
-	{"getdelim-fast", "getdelim", "getdelim default path (no --loop)", nil},
-	{"cat", "cat", "cat: the floor", nil},
+	{"head", "head", "GNU head", nil, ""},
+	{"c-default", "cloop", "C getdelim/fwrite loop, glibc default", []string{"-i", "default", "-o", "default"},
+		"C on glibc today: min(st_blksize, 8 KiB)"},
+	{"c-rule", "cloop", "C getdelim/fwrite loop, min(st_blksize, 128K)", []string{"-i", "rule", "-o", "rule"},
+		"C under the glibc proposal: min(st_blksize, 128 KiB)"},
+	{"go-bufio", "bufioloop", "Go bufio ReadSlice/Write loop, 4K (default)", nil, ""},
+	{"cat", "cat", "cat: the floor", nil, ""},
 }
 
 // peerNames returns the names --peers takes, in report order.
@@ -127,11 +200,11 @@ func peerFigure(name string, t *tools) (*figure, string) {
 		return nil, "unknown peer"
 	}
 	p := peers[i]
-	bin := map[string]string{"getdelim": t.getdelim, "cloop": t.cloop, "bufioloop": t.bufioloop, "head": t.head, "cat": t.cat}[p.tool]
+	bin := map[string]string{"cloop": t.cloop, "bufioloop": t.bufioloop, "head": t.head, "cat": t.cat}[p.tool]
 	if bin == "" {
 		return nil, t.missing[p.tool]
 	}
-	f := &figure{Kind: kindPeer, Key: "peer=" + name, Title: p.title, getdelim: p.tool == "getdelim"}
+	f := &figure{Kind: kindPeer, Key: "peer=" + name, Title: p.title}
 	if name == "cat" {
 		// `cat input > /dev/null`: cat opens the file itself.
 		f.args = func(_ int64, input string) []string { return []string{bin, input} }

@@ -24,29 +24,31 @@ func usagef(format string, args ...any) error {
 	return &getopt.UsageError{Msg: fmt.Sprintf(format, args...)}
 }
 
-// How long a run takes on the 2-CPU machine of bench/results, even when
-// busy: --quick took 14 to 21 s (load average 9 to 14), the full run 6 to
-// 7 minutes (load average below 1.5). The README states the same.
+// How long a run takes on the 2-CPU machine of
+// bench/results/2026-12-01-policies while other jobs kept it busy (load
+// average 17 to 24). The README states the same.
 const (
-	quickTime = "15-30 s"
-	fullTime  = "6-7 min"
+	quickTime = "45-65 s"
+	fullTime  = "15 min on a busy 2-CPU machine"
 )
 
 // usageText is --help's text; policies and peers come from their tables.
 var usageText = `Usage: headbench [OPTION]...
 
-Times 'getdelim --loop -n N < input > /dev/null' under each buffering policy
-and a sweep of fixed buffer sizes, beside the programs a user would pick
-instead (GNU head, a C getdelim/fwrite loop, Go's bufio, cat), on file
-systems whose st_blksize is 4 KiB (or whatever the local one reports),
-128 KiB and 1 MiB. Runs are interleaved; each figure is the median of --runs.
+Times 'getdelim --loop -n N < input > /dev/null' and 'getdelim -n N' under
+each buffering policy (the world's rules: glibc's, the glibc proposal's, Go's
+bufio, Rust's, coreutils', CPython's) and a sweep of fixed buffer sizes,
+beside the programs a user would pick instead (GNU head, a C getdelim/fwrite
+loop under glibc's rule and the proposal's, Go's bufio, cat), on file systems
+whose st_blksize is 1 KiB, 4 KiB, 128 KiB and 1 MiB. Runs are interleaved;
+each figure is the median of --runs.
 
 With no options it makes the seed's input (290955 lines, about 230 MB, kept in
 the user cache directory), builds cmd/getdelim and the peers in bench/, and
 writes results.md, results.json, bench.txt (for benchstat) and SVG charts to
-a new folder headbench-YYYYMMDD-HHMMSS. As root with loop devices it mounts
-XFS images with st_blksize 128 KiB and 1 MiB under $TMPDIR and removes them
-at the end, also after Ctrl-C.
+a new folder headbench-YYYYMMDD-HHMMSS. As root it mounts ext4, ext4 -b 1024
+and XFS images on loop devices and a tmpfs under $TMPDIR, copies the input
+to each, and removes them at the end, also after Ctrl-C.
 
 Options:
   --quick            a 10x smaller input (29095 lines) and 5 runs: a check
@@ -59,11 +61,19 @@ Options:
   --lines N          generate N lines instead of 290955
   --cache DIR        where the generated input is kept and reused
                      (default: the user cache directory + /stdiobuf)
-  --fs LIST          file systems: local, xfs128k, xfs1m (default: all three;
-                     the XFS ones need root, mkfs.xfs and loop devices)
+  --fs LIST          file systems, by the st_blksize of their files: local
+                     (where the input is), ext4 (4096), ext4-1k (1024, made
+                     with mkfs.ext4 -b 1024), tmpfs (the page size),
+                     tmpfs-huge (huge=always: 2 MiB), xfs128k (131072) and
+                     xfs1m (1048576). Default: ` + strings.Join(defaultFS, ", ") + `;
+                     they need root and loop devices, mkfs.ext4 and mkfs.xfs,
+                     and without them the run times on the local one
   --no-mount         the same as --fs local
-  --policies LIST    getdelim policies: ` + strings.Join(policyNames, ", ") + `
-                     (default: all; bufsiz is the baseline of the ratios)
+  --paths LIST       loop (getdelim --loop: one getdelim and one fwrite per
+                     record) and copy (getdelim -n, its default path, which
+                     writes records straight from the buffer); default: both
+  --policies LIST    getdelim policies, each on every path: ` + strings.Join(policyNames(), ", ") + `
+                     (default: all; see "The world's rules" in results.md)
   --sweep LIST       fixed buffer sizes for getdelim --policy SIZE, written
                      as --policy takes them: 4096, 64K, 1MiB, ... up to 1G
                      (default: 1K,2K,...,1M; "none")
@@ -81,27 +91,42 @@ Ctrl-C).
 
 // options is the parsed command line.
 type options struct {
-	quick    bool
-	runs     int
-	out      string
-	input    string
-	lines    int
-	cache    string
-	fs       []string
-	policies []string
-	sweep    []int64
-	peers    []string
-	getdelim string
+	quick bool
+	runs  int
+	out   string
+	input string
+	lines int
+	cache string
+	fs    []string
+	// fsDefault is set when --fs was not given: a run that can mount
+	// nothing then times on the local file system instead.
+	fsDefault bool
+	paths     []string
+	policies  []string
+	sweep     []int64
+	peers     []string
+	getdelim  string
 }
 
 // The names the list options accept, in the order figures are reported.
 var (
-	fsNames = []string{"local", "xfs128k", "xfs1m"}
-	// policyNames are the getdelim --policy values timed as figures;
-	// bufsiz, glibc's rule today, comes first as the baseline of every
-	// ratio. A policy added here gets its figure, its rows in the tables
-	// and its bars in the chart.
-	policyNames = []string{"bufsiz", "blksize", "coreutils", "bufio", "readahead"}
+	// fsNames are local (where the input is) and the mounts of
+	// internal/fsmount.
+	fsNames = append([]string{"local"}, mountNames()...)
+	// defaultFS are the file systems of the table of the world's rules:
+	// st_blksize 4096 (most machines), 1024, the page size, 128 KiB and
+	// 1 MiB.
+	defaultFS = []string{"ext4", "ext4-1k", "tmpfs", "xfs128k", "xfs1m"}
+	// pathNames are getdelim's two ways of copying records: --loop, one
+	// getdelim and one fwrite per record, and copy, its default path,
+	// which writes whole runs of records straight from the buffer.
+	pathNames = []string{pathLoop, pathCopy}
+)
+
+// The paths.
+const (
+	pathLoop = "loop"
+	pathCopy = "copy"
 )
 
 // defaultSweep is 1 KiB to 1 MiB in powers of two: the range of the
@@ -130,6 +155,7 @@ var longOptions = []getopt.Option{
 	{Name: "cache", Arg: getopt.RequiredArgument},
 	{Name: "fs", Arg: getopt.RequiredArgument},
 	{Name: "no-mount", Arg: getopt.NoArgument},
+	{Name: "paths", Arg: getopt.RequiredArgument},
 	{Name: "policies", Arg: getopt.RequiredArgument},
 	{Name: "sweep", Arg: getopt.RequiredArgument},
 	{Name: "peers", Arg: getopt.RequiredArgument},
@@ -187,7 +213,8 @@ func parseFlags(args []string) (*options, error) {
 		o.lines = seedinput.Lines
 	}
 
-	if o.fs, err = parseNames("--fs", valueOr(val, "fs", "all"), fsNames); err != nil {
+	o.fsDefault = !set("fs") && !set("no-mount")
+	if o.fs, err = parseNames("--fs", valueOr(val, "fs", strings.Join(defaultFS, ",")), fsNames); err != nil {
 		return nil, err
 	}
 	if set("no-mount") {
@@ -199,7 +226,10 @@ func parseFlags(args []string) (*options, error) {
 	if len(o.fs) == 0 {
 		return nil, usagef("--fs: no file system to run on")
 	}
-	if o.policies, err = parseNames("--policies", valueOr(val, "policies", "all"), policyNames); err != nil {
+	if o.paths, err = parseNames("--paths", valueOr(val, "paths", "all"), pathNames); err != nil {
+		return nil, err
+	}
+	if o.policies, err = parseNames("--policies", valueOr(val, "policies", "all"), policyNames()); err != nil {
 		return nil, err
 	}
 	if o.peers, err = parseNames("--peers", valueOr(val, "peers", "all"), peerNames()); err != nil {
@@ -213,6 +243,9 @@ func parseFlags(args []string) (*options, error) {
 	}
 	if len(o.policies)+len(o.sweep)+len(o.peers) == 0 {
 		return nil, usagef("--policies, --sweep and --peers are all empty: nothing to time")
+	}
+	if len(o.policies) > 0 && len(o.paths) == 0 {
+		return nil, usagef("--paths is empty: the policies have no path to run on")
 	}
 	return &o, nil
 }

@@ -15,7 +15,8 @@ import (
 
 func TestParseFlags(t *testing.T) {
 	defaults := func() options {
-		return options{runs: 11, lines: seedinput.Lines, fs: fsNames, policies: policyNames, sweep: defaultSweep(), peers: peerNames()}
+		return options{runs: 11, lines: seedinput.Lines, fs: defaultFS, fsDefault: true, paths: pathNames,
+			policies: policyNames(), sweep: defaultSweep(), peers: peerNames()}
 	}
 	with := func(change func(*options)) options {
 		o := defaults()
@@ -34,9 +35,12 @@ func TestParseFlags(t *testing.T) {
 		{[]string{"--out=d", "--out", "e"}, with(func(o *options) { o.out = "e" })},
 		{[]string{"--input", "f"}, with(func(o *options) { o.input = "f" })},
 		{[]string{"--quick", "--lines", "300"}, with(func(o *options) { o.quick, o.runs, o.lines = true, 5, 300 })},
-		{[]string{"--no-mount"}, with(func(o *options) { o.fs = []string{"local"} })},
-		{[]string{"--no-mount", "--fs", "local"}, with(func(o *options) { o.fs = []string{"local"} })},
-		{[]string{"--fs", "xfs1m,local"}, with(func(o *options) { o.fs = []string{"local", "xfs1m"} })},
+		{[]string{"--no-mount"}, with(func(o *options) { o.fs, o.fsDefault = []string{"local"}, false })},
+		{[]string{"--no-mount", "--fs", "local"}, with(func(o *options) { o.fs, o.fsDefault = []string{"local"}, false })},
+		{[]string{"--fs", "xfs1m,local,ext4-1k"}, with(func(o *options) { o.fs, o.fsDefault = []string{"local", "ext4-1k", "xfs1m"}, false })},
+		{[]string{"--fs", "all"}, with(func(o *options) { o.fs, o.fsDefault = fsNames, false })},
+		{[]string{"--paths", "copy"}, with(func(o *options) { o.paths = []string{"copy"} })},
+		{[]string{"--paths", "none", "--policies", "none"}, with(func(o *options) { o.paths, o.policies = nil, nil })},
 		{[]string{"--policies", "blksize, bufsiz,blksize"}, with(func(o *options) { o.policies = []string{"bufsiz", "blksize"} })},
 		{[]string{"--policies", "none"}, with(func(o *options) { o.policies = nil })},
 		{[]string{"--peers", "cat,head"}, with(func(o *options) { o.peers = []string{"head", "cat"} })},
@@ -68,7 +72,7 @@ func TestParseFlagsErrors(t *testing.T) {
 		{[]string{"-h"}, "invalid option -- 'h'"},
 		{[]string{"--quick=yes"}, "option '--quick' doesn't allow an argument"},
 		{[]string{"--runs"}, "option '--runs' requires an argument"},
-		{[]string{"--p", "none"}, "option '--p' is ambiguous; possibilities: '--policies' '--peers'"},
+		{[]string{"--p", "none"}, "option '--p' is ambiguous; possibilities: '--paths' '--policies' '--peers'"},
 		{[]string{"--runs", "0"}, "--runs '0': want a whole number from 1 to 1000"},
 		{[]string{"--runs", "x"}, "--runs 'x': want a whole number from 1 to 1000"},
 		{[]string{"--runs", "1001"}, "--runs '1001': want a whole number from 1 to 1000"},
@@ -76,7 +80,9 @@ func TestParseFlagsErrors(t *testing.T) {
 		{[]string{"--lines", "5", "--input", "f"}, "--lines and --input do not go together: --input's line count is the file's"},
 		{[]string{"--input", ""}, "--input: empty name"},
 		{[]string{"--out="}, "--out: empty name"},
-		{[]string{"--fs", "ext4"}, "--fs: unknown name 'ext4' (known: local, xfs128k, xfs1m, all, none)"},
+		{[]string{"--fs", "zfs"}, "--fs: unknown name 'zfs' (known: local, ext4, ext4-1k, tmpfs, tmpfs-huge, xfs128k, xfs1m, all, none)"},
+		{[]string{"--paths", "fast"}, "--paths: unknown name 'fast' (known: loop, copy, all, none)"},
+		{[]string{"--paths", "none"}, "--paths is empty: the policies have no path to run on"},
 		{[]string{"--fs", "none"}, "--fs: no file system to run on"},
 		{[]string{"--no-mount", "--fs", "xfs1m"}, "--no-mount and --fs xfs1m contradict each other"},
 		{[]string{"--policies", "fast"}, "--policies: unknown name 'fast'*"},
@@ -123,7 +129,7 @@ func TestUsageNamesEveryFlag(t *testing.T) {
 			t.Errorf("usage text does not document %s", name)
 		}
 	}
-	for _, names := range [][]string{fsNames, policyNames, peerNames()} {
+	for _, names := range [][]string{fsNames, pathNames, policyNames(), peerNames()} {
 		for _, n := range names {
 			if !strings.Contains(usageText, n) {
 				t.Errorf("usage text does not name %s", n)

@@ -4,16 +4,20 @@
 // getdelim/fwrite loop: the benchmark of the glibc patch proposal that the
 // project grew from (December 2025), `head -n 290955` over a 230 MB file.
 //
-// It times `getdelim --loop -n N < input > /dev/null` under each buffering
-// policy of package stream and a sweep of fixed sizes, beside the programs
-// a user would pick instead (GNU head, the same loop in C on glibc, Go's
-// bufio, cat), on file systems that report st_blksize 4 KiB, 128 KiB and
-// 1 MiB, and writes the tables, every run, benchstat input and charts.
+// It times `getdelim --loop -n N < input > /dev/null` and `getdelim -n N`
+// under each buffering policy of package stream (the world's rules:
+// glibc's, the glibc proposal's, Go's bufio, Rust's, coreutils',
+// CPython's) and a sweep of fixed sizes, beside the programs a user would
+// pick instead (GNU head, the same loop in C on glibc, Go's bufio, cat), on
+// file systems that report st_blksize 1 KiB (ext4 -b 1024), 4 KiB (ext4,
+// tmpfs), 128 KiB and 1 MiB (XFS), and writes the tables, every run,
+// benchstat input and charts.
 //
 // Usage:
 //
 //	go run ./cmd/headbench [--quick] [--runs N] [--out DIR] [--input FILE]
-//	    [--fs LIST | --no-mount] [--policies LIST] [--sweep LIST] [--peers LIST]
+//	    [--fs LIST | --no-mount] [--paths LIST] [--policies LIST]
+//	    [--sweep LIST] [--peers LIST]
 //
 // Options are GNU-style, as getdelim's (internal/getopt). Run
 // `go run ./cmd/headbench --help` for every option. It runs on Linux only:

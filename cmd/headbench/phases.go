@@ -131,7 +131,7 @@ func (s *session) check(ctx context.Context, jobs []*job, in inputInfo) []*job {
 }
 
 // count runs each job once, untimed, to count its read and write calls:
-// getdelim with --stats=json, a peer under strace -c -f when strace works. The
+// getdelim with --stats=json, a peer under strace -f when strace works. The
 // run also warms up each command and gives a first time estimate.
 func (s *session) count(ctx context.Context, jobs []*job, in inputInfo, strace string, devnull *os.File) {
 	if len(jobs) == 0 {
@@ -152,7 +152,7 @@ func (s *session) count(ctx context.Context, jobs []*job, in inputInfo, strace s
 			}
 			f.Close()
 			straceOut = f.Name()
-			argv = append([]string{strace, "-c", "-f", "-o", straceOut, "--"}, argv...)
+			argv = straceCommand(strace, straceOut, argv...)
 		}
 		smp, stderr, err := runOnce(ctx, runSpec{argv: argv, stdin: stdinOf(j), stdout: devnull})
 		if ctx.Err() != nil {
@@ -176,7 +176,7 @@ func (s *session) count(ctx context.Context, jobs []*job, in inputInfo, strace s
 		case straceOut != "":
 			b, rerr := os.ReadFile(straceOut)
 			if rerr == nil {
-				c, rerr = parseStraceSummary(string(b))
+				c, rerr = parseStraceTrace(string(b))
 			}
 			if rerr != nil {
 				s.note(false, "%s: %v", j.bench(), rerr)

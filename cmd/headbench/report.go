@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 )
 
 // The files a run writes to its output folder.
@@ -17,6 +18,7 @@ const (
 	fileBench    = "bench.txt"
 	fileSweep    = "sweep.svg"
 	fileBars     = "throughput.svg"
+	fileRules    = "rules.svg"
 )
 
 // writeReports writes every report to dir and the summary to standard
@@ -24,24 +26,9 @@ const (
 // are still written; with no folder at all, the whole of results.md goes to
 // standard output so that the run is not lost.
 func (s *session) writeReports(dir string, r *results) {
-	reports := []struct {
-		name  string
-		write func(io.Writer) error
-	}{
-		{fileMarkdown, r.writeMarkdown},
-		{fileJSON, r.writeJSON},
-		{fileBench, r.writeBench},
-		{fileBars, r.writeBarsSVG},
-	}
-	if r.hasKind(kindSweep) {
-		reports = append(reports, struct {
-			name  string
-			write func(io.Writer) error
-		}{fileSweep, r.writeSweepSVG})
-	}
 	mdWritten := false
 	if dir != "" {
-		for _, rep := range reports {
+		for _, rep := range r.reports() {
 			path := filepath.Join(dir, rep.name)
 			if err := writeFile(path, rep.write); err != nil {
 				s.note(true, "writing %s: %v", path, err)
@@ -61,17 +48,36 @@ func (s *session) writeReports(dir string, r *results) {
 	}
 }
 
+// report is a file of the output folder and what writes it.
+type report struct {
+	name  string
+	write func(io.Writer) error
+}
+
+// reports returns the files a run writes: the charts of the rules and the
+// sweep only when it has their figures.
+func (r *results) reports() []report {
+	reps := []report{{fileMarkdown, r.writeMarkdown}, {fileJSON, r.writeJSON}, {fileBench, r.writeBench}, {fileBars, r.writeBarsSVG}}
+	if r.hasKind(kindPolicy) {
+		reps = append(reps, report{fileRules, r.writeRulesSVG})
+	}
+	if r.hasKind(kindSweep) {
+		reps = append(reps, report{fileSweep, r.writeSweepSVG})
+	}
+	return reps
+}
+
 // writeTerminal writes the summary a run ends with: the table across file
 // systems, the headline and where the reports are.
 func (r *results) writeTerminal(w io.Writer, dir string) {
 	r.writeSummary(w)
 	fmt.Fprintln(w)
 	r.writeHeadline(w)
-	fmt.Fprintf(w, "\nresults in %s/: %s, %s, %s (for benchstat), %s", dir, fileMarkdown, fileJSON, fileBench, fileBars)
-	if r.hasKind(kindSweep) {
-		fmt.Fprintf(w, ", %s", fileSweep)
+	var names []string
+	for _, rep := range r.reports() {
+		names = append(names, rep.name)
 	}
-	fmt.Fprintln(w)
+	fmt.Fprintf(w, "\nresults in %s/: %s (%s is for benchstat)\n", dir, strings.Join(names, ", "), fileBench)
 }
 
 // writeFile writes path with write, removing it again if anything fails.

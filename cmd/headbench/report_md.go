@@ -26,6 +26,11 @@ func (r *results) writeMarkdown(w io.Writer) error {
 		p("\n**Warning:** %s.\n", mdEscape(w))
 	}
 
+	if r.hasKind(kindPolicy) {
+		p("\n## The world's buffering rules\n\n")
+		r.writeRules(bw)
+	}
+
 	p("\n## File systems\n\n")
 	p("| fs | what | st_blksize of the input |\n|---|---|---|\n")
 	for _, t := range r.Targets {
@@ -47,7 +52,7 @@ func (r *results) writeMarkdown(w io.Writer) error {
 
 	if r.hasKind(kindSweep) {
 		p("\n## Sweep: `getdelim --loop --policy BYTES`, the same size for both streams\n\n")
-		p("Median MB/s, and the median wall time.\n\n")
+		p("Median MB/s, the median wall time, and the median CPU time (user + system), which a busy machine disturbs less.\n\n")
 		r.writeSweepTable(bw)
 	}
 
@@ -75,6 +80,9 @@ func (r *results) writeSetting(w io.Writer) {
 	fmt.Fprintf(w, "- Machine: %d CPUs (%s), %s memory, %s, %s\n", m.CPUs, orUnknown(m.CPUModel), bytesName(m.MemBytes), orUnknown(m.Kernel), m.Arch)
 	fmt.Fprintf(w, "- Load average (1 min): %.2f before, %.2f after\n", m.LoadBefore, m.LoadAfter)
 	fmt.Fprintf(w, "- Software: %s, %s, %s\n", m.Go, orUnknown(m.Libc), orUnknown(m.Coreutils))
+	if r.Getdelim != "" {
+		fmt.Fprintf(w, "- getdelim: %s\n", r.Getdelim)
+	}
 	src := "given with --input"
 	if r.Input.Generated {
 		src = fmt.Sprintf("generated, seed %d", r.Input.Seed)
@@ -84,8 +92,8 @@ func (r *results) writeSetting(w io.Writer) {
 		"after one untimed run that counts the calls and warms up; the input is read once first, so it is in the page cache. "+
 		"Wall time is from fork to exit. Median of the runs; spread is %s; MB/s is input bytes / median (MB = 10^6 B); "+
 		"\"x bufsiz\" is the bufsiz figure's median over this one's, on the same fs (above 1 is faster). "+
-		"Reads and writes are from `getdelim --stats=json`, or for the peers from `strace -c -f` (process start-up included); "+
-		"buffer sizes in/out are what getdelim's streams chose. "+
+		"Reads and writes are from `getdelim --stats=json`, or for the peers from `strace -f` (process start-up included); "+
+		"buffer sizes in/out are what getdelim's streams chose, or for a peer the size most of its reads and writes asked for. "+
 		"Max RSS is the child's peak as Linux reports it, which counts what headbench had resident when it started the child "+
 		"(%s for `true`, the floor): an upper bound; \"≤ floor\" means the child's own peak was no higher.\n", r.RunsPerFigure, r.Spread, bytesName(r.RSSFloor))
 }
@@ -102,6 +110,76 @@ func (r *results) writeHeadline(w io.Writer) {
 		fmt.Fprintf(w, "- %s.\n", g)
 	}
 	fmt.Fprintf(w, "\nGo: the median of %s over %s; C: the C loop's, %s over %s; the same run, interleaved.\n", goBefore, goAfter, cBefore, cAfter)
+}
+
+// ruleRow is a row of the table of the world's rules: a policy on a path,
+// or a C loop.
+type ruleRow struct {
+	key, name, rule string
+	// short names the row in the chart's legend: the policy or peer.
+	short string
+}
+
+// ruleRows returns the rows of the table of the world's rules: every
+// policy on each path, then the peers that have a rule.
+func ruleRows() []ruleRow {
+	var rows []ruleRow
+	for _, path := range pathNames {
+		for _, p := range policies {
+			name := "`getdelim --loop`, " + p.name
+			if path == pathCopy {
+				name = "`getdelim -n`, " + p.name
+			}
+			rows = append(rows, ruleRow{policyKey(path, p.name), name, p.rule, p.name})
+		}
+	}
+	for _, p := range peers {
+		if p.rule != "" {
+			rows = append(rows, ruleRow{"peer=" + p.name, p.title, p.rule, p.name + " (C loop)"})
+		}
+	}
+	return rows
+}
+
+// writeRules writes the table of the world's rules: one row per policy on
+// each path and per C loop, one column per file system, each cell the
+// median, its ratios to bufio's and to the C loop's, the read(2) calls and
+// the buffer memory.
+func (r *results) writeRules(w io.Writer) {
+	fmt.Fprintf(w, "Each cell: the median wall time; its ratio to policy bufio's (Go's 4 KiB) on the same path, "+
+		"and to the C loop's under glibc's rule (below 1 takes less time); the same ratios of the median CPU time (user + system), "+
+		"which a busy machine disturbs much less than the wall time; the read(2) calls; "+
+		"the memory of the input and output buffers (with read-ahead's %d more input buffers when it read ahead). "+
+		"A C loop's buffers are the sizes most of its calls asked for.\n\n", readaheadBuffers)
+	fmt.Fprintf(w, "| figure | rule |")
+	for _, t := range r.Targets {
+		fmt.Fprintf(w, " %s (st_blksize %d) |", t.Name, t.Blksize)
+	}
+	fmt.Fprintf(w, "\n|---|---|%s\n", strings.Repeat("---|", len(r.Targets)))
+	cell := map[[2]string]figureStats{}
+	for _, f := range r.Figures {
+		cell[[2]string{f.Key, f.Target}] = f
+	}
+	for _, row := range ruleRows() {
+		if !slices.ContainsFunc(r.Figures, func(f figureStats) bool { return f.Key == row.key }) {
+			continue
+		}
+		fmt.Fprintf(w, "| %s | %s |", row.name, row.rule)
+		for _, t := range r.Targets {
+			f, ok := cell[[2]string{row.key, t.Name}]
+			if !ok || f.Wall == nil {
+				fmt.Fprintf(w, " – |")
+				continue
+			}
+			reads := "–"
+			if f.Counts != nil {
+				reads = fmt.Sprint(f.Counts.Reads)
+			}
+			fmt.Fprintf(w, " **%s**<br>%s bufio, %s C<br>CPU %s bufio, %s C<br>%s reads, %s |", msName(f.Wall.Median),
+				ratioName(f.VsBufio), ratioName(f.VsC), ratioName(f.CPUVsBufio), ratioName(f.CPUVsC), reads, bytesName(f.Buffers))
+		}
+		fmt.Fprintln(w)
+	}
 }
 
 // writeSummary writes one row per policy and peer and one column per fs.
@@ -153,7 +231,7 @@ func (r *results) writeTargetTable(w io.Writer, name string) {
 		}
 		fmt.Fprintf(w, " %s | %s–%s | %.0f | %s | %s | %s | %s | %s | %s | %s |\n",
 			msName(f.Wall.Median), msName(f.Wall.Min), msName(f.Wall.Max), f.MBps,
-			speedupName(f.Speedup), buffersName(f.Counts), countName(f.Counts, true), countName(f.Counts, false),
+			ratioName(f.Speedup), buffersName(f.Counts), countName(f.Counts, true), countName(f.Counts, false),
 			msName(f.UserMedian), msName(f.SysMedian), rssName(f.MaxRSS, r.RSSFloor))
 	}
 }
@@ -181,7 +259,7 @@ func (r *results) writeSweepTable(w io.Writer) {
 		fmt.Fprintf(w, "| %s |", sizeName(size))
 		for _, t := range r.Targets {
 			if f, ok := cell[key+" "+t.Name]; ok && f.Wall != nil {
-				fmt.Fprintf(w, " %.0f (%s) |", f.MBps, msName(f.Wall.Median))
+				fmt.Fprintf(w, " %.0f (%s; CPU %s) |", f.MBps, msName(f.Wall.Median), msName(f.CPUMedian))
 			} else {
 				fmt.Fprintf(w, " – |")
 			}
@@ -208,7 +286,8 @@ func msName(d time.Duration) string {
 	return fmt.Sprintf("%.0f ms", ms)
 }
 
-func speedupName(x *float64) string {
+// ratioName writes a ratio as 1.42x, or – when there is none.
+func ratioName(x *float64) string {
 	if x == nil {
 		return "–"
 	}
@@ -216,10 +295,15 @@ func speedupName(x *float64) string {
 }
 
 func buffersName(c *counts) string {
-	if c == nil || c.In == nil || c.Out == nil {
+	switch {
+	case c == nil:
 		return "–"
+	case c.In != nil && c.Out != nil:
+		return sizeName(int64(c.In.Size)) + "/" + sizeName(int64(c.Out.Size))
+	case c.ReadSize > 0 && c.WriteSize > 0:
+		return sizeName(c.ReadSize) + "/" + sizeName(c.WriteSize)
 	}
-	return sizeName(int64(c.In.Size)) + "/" + sizeName(int64(c.Out.Size))
+	return "–"
 }
 
 func countName(c *counts, reads bool) string {

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/stdiobuf/stdiobuf/internal/streamstats"
 	"golang.org/x/perf/benchfmt"
 )
 
@@ -22,7 +23,7 @@ import (
 func fixture(t *testing.T) *results {
 	t.Helper()
 	tools := &tools{getdelim: "/x/getdelim", head: "/usr/bin/head", cat: "/bin/cat", missing: map[string]string{}}
-	o := &options{policies: []string{"bufsiz", "blksize"}, sweep: []int64{1024, 65536}, peers: []string{"head", "cat"}}
+	o := &options{paths: []string{pathLoop}, policies: []string{"bufsiz", "blksize"}, sweep: []int64{1024, 65536}, peers: []string{"head", "cat"}}
 	figs, notes := planFigures(o, tools)
 	if len(notes) != 0 || len(figs) != 6 {
 		t.Fatalf("planFigures: %d figures, notes %q", len(figs), notes)
@@ -62,7 +63,7 @@ func fixture(t *testing.T) *results {
 		Date:    time.Date(2026, 11, 30, 3, 40, 0, 0, time.UTC),
 		Machine: machine{CPUs: 2, CPUModel: "AMD EPYC", MemBytes: 24 << 30, Kernel: "Linux 6.18.44", Arch: "amd64", Go: "go1.26.8", Libc: "glibc 2.36"},
 		Input:   inputInfo{Path: "/cache/in", Bytes: 230140805, Lines: 290955, Generated: true, Seed: 1},
-		Output:  "/dev/null", OutputBlksize: 4096, RunsPerFigure: 4, Spread: "min-max",
+		Output:  "/dev/null", OutputBlksize: 4096, RunsPerFigure: 4, Spread: "min-max", Getdelim: "/x/getdelim (--getdelim)",
 		Targets: targets, Notes: []string{"peer go-bufio: left out: no | pipe"},
 	}
 	r.fill(jobs, r.Input.Bytes)
@@ -323,13 +324,14 @@ func TestWriteMarkdown(t *testing.T) {
 		"- Date: 2026-11-30 03:40 UTC",
 		"2 CPUs (AMD EPYC), 24.0 GiB memory, Linux 6.18.44",
 		"go1.26.8, glibc 2.36",
+		"- getdelim: /x/getdelim (--getdelim)\n",
 		"230140805 bytes, 290955 lines (generated, seed 1)",
 		"| xfs128k | xfs: mount -o loop,largeio,allocsize=128k | 131072 |",
 		"No headline: it needs the figures policy=bufsiz, policy=blksize, peer=c-default and peer=c-rule on a file system whose st_blksize is above 8192,",
 		"| getdelim --loop, policy blksize | 38.8 ms (1.43x) | 19.4 ms (1.43x) |",
 		"| GNU head | 111 ms (0.50x) | – |",
 		"## fs=xfs128k: xfs, st_blksize 131072",
-		"| 64K | 8316 (27.7 ms) | 16632 (13.8 ms) |",
+		"| 64K | 8316 (27.7 ms; CPU 27.7 ms) | 16632 (13.8 ms; CPU 13.8 ms) |",
 		"| peer=head | `head -n 290955 < input > /dev/null` |",
 		"| policy=blksize | `getdelim --loop --policy blksize -n 290955 < input > /dev/null` |",
 		"| peer=cat | `cat input > /dev/null` |",
@@ -380,4 +382,140 @@ func TestRSSName(t *testing.T) {
 			t.Errorf("rssName(%d, %d) = %q, want %q", tc.n, tc.floor, got, tc.want)
 		}
 	}
+}
+
+// rulesFixture returns results for the table of the world's rules: three
+// policies on both paths and the C loop on two file systems, one run each,
+// with the counts getdelim and strace give.
+func rulesFixture(t *testing.T) *results {
+	t.Helper()
+	tl := &tools{getdelim: "/x/getdelim", cloop: "/x/getdelim_loop", missing: map[string]string{}}
+	o := &options{paths: pathNames, policies: []string{"blksize", "bufio", "readahead"}, peers: []string{"c-default"}}
+	figs, notes := planFigures(o, tl)
+	if len(notes) != 0 || len(figs) != 7 {
+		t.Fatalf("planFigures: %d figures, notes %q", len(figs), notes)
+	}
+	targets := []*target{
+		{Name: "ext4-1k", FSType: "ext4", Blksize: 1024},
+		{Name: "xfs128k", FSType: "xfs", Blksize: 131072},
+	}
+	ms := map[string]float64{
+		"policy=blksize": 160, "policy=bufio": 100, "policy=readahead": 150,
+		"path=copy/policy=blksize": 55, "path=copy/policy=bufio": 50, "path=copy/policy=readahead": 40,
+		"peer=c-default": 80,
+	}
+	var jobs []*job
+	for ti, tg := range targets {
+		in := []int{1024, 131072}[ti]
+		for _, f := range figs {
+			j := &job{fig: f, tgt: tg}
+			if f.getdelim {
+				size := in
+				if f.Policy == "bufio" {
+					size = 4096
+				}
+				j.counts = &counts{Reads: 230000000 / int64(size),
+					In: &streamstats.Stream{Size: size}, Out: &streamstats.Stream{Size: 4096}}
+				if f.Policy == "readahead" && ti == 1 {
+					j.counts.In.Ahead = 1700
+				}
+			} else {
+				j.counts = &counts{Reads: 224750, ReadSize: 1024, WriteSize: 4096}
+			}
+			// CPU time: half the wall time and 10 ms more, so that
+			// its ratios differ from the wall time's.
+			wall := time.Duration(ms[f.Key] * 1e6 / float64(ti+1))
+			smp := sample{Wall: wall, User: wall / 2, Sys: 10 * time.Millisecond / time.Duration(ti+1)}
+			j.samples = []sample{smp}
+			j.runs = []runRecord{{Bench: j.bench(), Round: 1, Wall: smp.Wall}}
+			jobs = append(jobs, j)
+		}
+	}
+	r := &results{Input: inputInfo{Bytes: 230140805, Lines: 290955}, Targets: targets}
+	r.fill(jobs, r.Input.Bytes)
+	return r
+}
+
+// TestFillRules: each policy's time is set against bufio's on the same
+// path and the C loop's, and its buffers are counted, read-ahead's ring
+// included when it read ahead.
+func TestFillRules(t *testing.T) {
+	r := rulesFixture(t)
+	type row struct {
+		Bench              string
+		VsBufio, VsC       float64
+		CPUVsBufio, CPUVsC float64
+		Buffers            int64
+	}
+	round := func(x *float64) float64 {
+		if x == nil {
+			return -1
+		}
+		return math.Round(*x*100) / 100
+	}
+	var got []row
+	for _, f := range r.Figures {
+		got = append(got, row{f.Bench, round(f.VsBufio), round(f.VsC), round(f.CPUVsBufio), round(f.CPUVsC), f.Buffers})
+	}
+	// The wall times are the fixture's, halved on xfs128k; the CPU
+	// times half the wall times and 10 ms more (5 ms on xfs128k).
+	want := []row{
+		{"BenchmarkHead/policy=blksize/fs=ext4-1k", 1.6, 2, 1.5, 1.8, 1024 + 4096},
+		{"BenchmarkHead/policy=bufio/fs=ext4-1k", 1, 1.25, 1, 1.2, 8192},
+		{"BenchmarkHead/policy=readahead/fs=ext4-1k", 1.5, 1.88, 1.42, 1.7, 1024 + 4096},
+		{"BenchmarkHead/path=copy/policy=blksize/fs=ext4-1k", 1.1, 0.69, 1.07, 0.75, 1024 + 4096},
+		{"BenchmarkHead/path=copy/policy=bufio/fs=ext4-1k", 1, 0.63, 1, 0.7, 8192},
+		{"BenchmarkHead/path=copy/policy=readahead/fs=ext4-1k", 0.8, 0.5, 0.86, 0.6, 1024 + 4096},
+		{"BenchmarkHead/peer=c-default/fs=ext4-1k", 0.8, 1, 0.83, 1, 1024 + 4096},
+		{"BenchmarkHead/policy=blksize/fs=xfs128k", 1.6, 2, 1.5, 1.8, 131072 + 4096},
+		{"BenchmarkHead/policy=bufio/fs=xfs128k", 1, 1.25, 1, 1.2, 8192},
+		{"BenchmarkHead/policy=readahead/fs=xfs128k", 1.5, 1.88, 1.42, 1.7, 5*131072 + 4096},
+		{"BenchmarkHead/path=copy/policy=blksize/fs=xfs128k", 1.1, 0.69, 1.07, 0.75, 131072 + 4096},
+		{"BenchmarkHead/path=copy/policy=bufio/fs=xfs128k", 1, 0.63, 1, 0.7, 8192},
+		{"BenchmarkHead/path=copy/policy=readahead/fs=xfs128k", 0.8, 0.5, 0.86, 0.6, 5*131072 + 4096},
+		{"BenchmarkHead/peer=c-default/fs=xfs128k", 0.8, 1, 0.83, 1, 1024 + 4096},
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
+	}
+}
+
+func TestWriteRules(t *testing.T) {
+	r := rulesFixture(t)
+	var buf bytes.Buffer
+	if err := r.writeMarkdown(&buf); err != nil {
+		t.Fatal(err)
+	}
+	md := buf.String()
+	for _, want := range []string{
+		"## The world's buffering rules",
+		"| figure | rule | ext4-1k (st_blksize 1024) | xfs128k (st_blksize 131072) |",
+		"| `getdelim --loop`, blksize | the default, the glibc proposal's: min(st_blksize, 128 KiB), at least 4 KiB | **160 ms**<br>1.60x bufio, 2.00x C<br>CPU 1.50x bufio, 1.80x C<br>224609 reads, 5.0 KiB | **80.0 ms**<br>1.60x bufio, 2.00x C<br>CPU 1.50x bufio, 1.80x C<br>1754 reads, 132.0 KiB |",
+		"| `getdelim -n`, readahead | blksize, and 4 more input buffers read ahead by a goroutine | **40.0 ms**<br>0.80x bufio, 0.50x C<br>CPU 0.86x bufio, 0.60x C<br>224609 reads, 5.0 KiB | **20.0 ms**<br>0.80x bufio, 0.50x C<br>CPU 0.86x bufio, 0.60x C<br>1754 reads, 644.0 KiB |",
+		"| C getdelim/fwrite loop, glibc default | C on glibc today: min(st_blksize, 8 KiB) | **80.0 ms**<br>0.80x bufio, 1.00x C<br>CPU 0.83x bufio, 1.00x C<br>224750 reads, 5.0 KiB |",
+	} {
+		if !strings.Contains(md, want) {
+			t.Errorf("results.md lacks %q", want)
+		}
+	}
+	if strings.Contains(md, "coreutils") {
+		t.Error("results.md has a row for a policy that did not run")
+	}
+	checkTables(t, md)
+
+	var svg bytes.Buffer
+	if err := r.writeRulesSVG(&svg); err != nil {
+		t.Fatal(err)
+	}
+	// Two panels: 4 bars (3 policies, the C loop) and 3 bars, on 2 file
+	// systems; a legend entry per bar of a group.
+	st := svgStats(t, svg.Bytes())
+	if st["rect.bar"] != 14 || st["rect.legend"] != 7 {
+		t.Errorf("rules chart: %d bars and %d legend entries, want 14 and 7", st["rect.bar"], st["rect.legend"])
+	}
+	var empty bytes.Buffer
+	if err := (&results{}).writeRulesSVG(&empty); err != nil {
+		t.Fatal(err)
+	}
+	svgStats(t, empty.Bytes())
 }

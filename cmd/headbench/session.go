@@ -96,7 +96,7 @@ func (s *session) main(ctx context.Context) (code int) {
 		return stop(err)
 	}
 	res.Input = in
-	figs, strace, err := s.prepareTools(ctx, work)
+	figs, strace, err := s.prepareTools(ctx, work, res)
 	if err != nil {
 		return stop(err)
 	}
@@ -126,9 +126,10 @@ func (s *session) main(ctx context.Context) (code int) {
 	return 0
 }
 
-// prepareTools builds and finds the programs and returns the figures that
-// can be taken, and strace's path ("" when it is missing or does not work).
-func (s *session) prepareTools(ctx context.Context, work string) ([]*figure, string, error) {
+// prepareTools builds and finds the programs, says in res where getdelim
+// comes from, and returns the figures that can be taken and strace's path
+// ("" when it is missing or does not work).
+func (s *session) prepareTools(ctx context.Context, work string, res *results) ([]*figure, string, error) {
 	s.prog.printf("building getdelim and the peers")
 	bin := filepath.Join(work, "bin")
 	if err := os.Mkdir(bin, 0o755); err != nil {
@@ -138,6 +139,7 @@ func (s *session) prepareTools(ctx context.Context, work string) ([]*figure, str
 	if ctx.Err() != nil {
 		return nil, "", ctx.Err()
 	}
+	res.Getdelim = tl.getdelimFrom
 	figs, notes := planFigures(s.o, tl)
 	for _, n := range notes {
 		// Without getdelim the run misses its point; a missing peer is
@@ -292,48 +294,66 @@ func scanInput(path string) (sum uint32, n, lines int64, err error) {
 	return h.Sum32(), n, lines, nil
 }
 
-// prepareTargets returns the local target and the mounts asked for that
-// could be made; each one that could not is reported.
+// prepareTargets returns the targets asked for that could be made; each one
+// that could not is reported. When --fs was not given and nothing could be
+// mounted (not root, no loop devices), it returns the local file system.
 func (s *session) prepareTargets(ctx context.Context, work string, in inputInfo) []*target {
 	var targets []*target
 	for _, name := range s.o.fs {
-		if name == "local" {
-			t, err := newTarget("local", in.Path, "")
-			if err != nil {
-				s.note(true, "fs=local: %v", err)
-				continue
-			}
-			targets = append(targets, t)
-			continue
-		}
-		fs, err := fsmount.Lookup(name)
-		if err != nil {
-			s.note(true, "fs=%s: %v", name, err)
-			continue
-		}
-		if ok, why := fs.Available(); !ok {
-			s.note(false, "fs=%s: left out: %s", name, why)
-			continue
-		}
-		s.prog.printf("mounting fs=%s and copying the input there", name)
-		t, err := mountFS(ctx, work, fs, in.Path, &s.cl)
+		t, err := s.prepareTarget(ctx, work, name, in)
 		if ctx.Err() != nil {
 			return nil
 		}
 		if err != nil {
-			s.note(true, "fs=%s: left out: %v", name, err)
-			continue
-		}
-		if err := warm(t.Input); err != nil {
-			s.note(true, "fs=%s: left out: reading the input: %v", name, err)
+			// A file system this machine cannot mount is only a
+			// smaller table; one that failed is a failure.
+			s.note(!errors.As(err, new(unavailable)), "fs=%s: left out: %v", name, err)
 			continue
 		}
 		targets = append(targets, t)
+	}
+	if len(targets) == 0 && s.o.fsDefault {
+		s.note(false, "no file system could be mounted: the figures are for the local file system only")
+		if t, err := s.prepareTarget(ctx, work, "local", in); err != nil {
+			s.note(true, "fs=local: %v", err)
+		} else {
+			targets = append(targets, t)
+		}
 	}
 	// Flush the copies (and the loop devices' backing files) now, so that
 	// no writeback runs beside the timed runs.
 	unix.Sync()
 	return targets
+}
+
+// unavailable is why a file system cannot be mounted here.
+type unavailable string
+
+func (u unavailable) Error() string { return string(u) }
+
+// prepareTarget returns the target called name: the input where it is for
+// local, else a mount with a copy of the input, read once so that it is
+// in the page cache.
+func (s *session) prepareTarget(ctx context.Context, work, name string, in inputInfo) (*target, error) {
+	if name == "local" {
+		return newTarget("local", in.Path, "")
+	}
+	fs, err := fsmount.Lookup(name)
+	if err != nil {
+		return nil, err
+	}
+	if ok, why := fs.Available(); !ok {
+		return nil, unavailable(why)
+	}
+	s.prog.printf("mounting fs=%s and copying the input there", name)
+	t, err := mountFS(ctx, work, fs, in.Path, &s.cl)
+	if err != nil {
+		return nil, err
+	}
+	if err := warm(t.Input); err != nil {
+		return nil, fmt.Errorf("reading the input: %v", err)
+	}
+	return t, nil
 }
 
 // rssFloor returns the least peak RSS Linux reports for any child of

@@ -92,6 +92,6 @@ func niceAxis(hi float64) (top, step float64) {
 
 // seriesColor returns the colour of the i-th series.
 func seriesColor(i int) string {
-	colors := [...]string{"#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b"}
+	colors := [...]string{"#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#e377c2", "#17becf"}
 	return colors[i%len(colors)]
 }

@@ -14,7 +14,7 @@ import (
 // input on it. Blksize is what fstat reports for that copy: every figure on
 // the target saw it, nothing is faked.
 type target struct {
-	Name    string `json:"name"` // "local", "xfs128k", "xfs1m"
+	Name    string `json:"name"` // "local" or a mount of internal/fsmount: "ext4", "xfs128k", ...
 	Input   string `json:"input"`
 	FSType  string `json:"fs_type"`
 	Blksize int64  `json:"st_blksize"`

@@ -19,13 +19,15 @@ const modulePath = "github.com/stdiobuf/stdiobuf"
 // tools are the programs a run needs; an empty path means missing, and
 // missing says why for each.
 type tools struct {
-	getdelim  string // cmd/getdelim
-	cloop     string // bench/c/getdelim_loop.c built with cc -O2
-	bufioloop string // bench/bufioloop
-	head      string // GNU head
-	cat       string
-	strace    string
-	missing   map[string]string
+	getdelim string // cmd/getdelim
+	// getdelimFrom says where getdelim comes from, for the reports.
+	getdelimFrom string
+	cloop        string // bench/c/getdelim_loop.c built with cc -O2
+	bufioloop    string // bench/bufioloop
+	head         string // GNU head
+	cat          string
+	strace       string
+	missing      map[string]string
 }
 
 // findTools builds getdelim (unless prebuilt is set) and the peers into dir
@@ -53,9 +55,13 @@ func findTools(ctx context.Context, dir, prebuilt string) *tools {
 			t.missing["getdelim"] = err.Error()
 		} else {
 			t.getdelim, _ = filepath.Abs(prebuilt)
+			t.getdelimFrom = t.getdelim + " (--getdelim)"
 		}
-	} else {
-		t.getdelim = build("getdelim", "cmd/getdelim")
+	} else if t.getdelim = build("getdelim", "cmd/getdelim"); t.getdelim != "" {
+		t.getdelimFrom = "built from " + root
+		if rev := firstLine(ctx, "git", "-C", root, "describe", "--always", "--dirty"); rev != "" {
+			t.getdelimFrom += " at " + rev
+		}
 	}
 	t.bufioloop = build("bufioloop", "bench/bufioloop")
 	if rootErr != nil {
@@ -77,7 +83,7 @@ func findTools(ctx context.Context, dir, prebuilt string) *tools {
 	}
 	if p, err := exec.LookPath("strace"); err != nil {
 		t.missing["strace"] = "strace not found on PATH"
-	} else if err := runcmd.Run(ctx, p, "-c", "-f", "-o", os.DevNull, "true"); err != nil {
+	} else if err := runcmd.Run(ctx, p, straceCommand(p, os.DevNull, "true")[1:]...); err != nil {
 		// Containers often forbid ptrace.
 		t.missing["strace"] = err.Error()
 	} else {
