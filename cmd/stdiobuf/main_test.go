@@ -199,7 +199,7 @@ func TestBadInput(t *testing.T) {
 	}{
 		{"go fails", []string{"PATH=" + fakeGo(t, "echo 'go: simulated failure' >&2; exit 3\n")}, []string{"build", "."},
 			3, "stdiobuf: go env GOROOT GOVERSION: go: simulated failure", true},
-		{"bufio API stream lacks", []string{"PATH=" + fakeGo(t, "if [ \"$1\" = env ]; then echo "+fake+"; echo go1.99.1; echo "+fake+"/modcache; exit 0; fi\nexit 9\n")}, []string{"build", "."},
+		{"bufio API stream lacks", []string{"PATH=" + fakeGo(t, "if [ \"$1\" = env ]; then echo "+fake+"; echo go1.99.1; echo "+fake+"/modcache; echo linux; echo amd64; exit 0; fi\nexit 9\n")}, []string{"build", "."},
 			1, "stdiobuf: bufio API mismatch: go1.99.1's bufio has ScanSentences (func([]byte, bool) (int, []byte, error)), which stream lacks", true},
 		{"unwritable cache", cacheEnv(filepath.Join(notDir, "cache")), []string{"build", "."},
 			1, "stdiobuf: cache directory: mkdir " + notDir + ": not a directory", true},

@@ -7,7 +7,9 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"os"
 	"path"
+	"path/filepath"
 	"sort"
 	"strings"
 )
@@ -63,6 +65,26 @@ func readSourceDir(src fs.FS, dir string, files map[string][]byte) error {
 	return nil
 }
 
+// readGoFiles returns the Go files of dir, tests included, by base name.
+func readGoFiles(dir string) (map[string][]byte, error) {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, err
+	}
+	files := make(map[string][]byte)
+	for _, e := range entries {
+		if e.IsDir() || !strings.HasSuffix(e.Name(), ".go") {
+			continue
+		}
+		b, err := os.ReadFile(filepath.Join(dir, e.Name()))
+		if err != nil {
+			return nil, err
+		}
+		files[e.Name()] = b
+	}
+	return files, nil
+}
+
 // hashFiles returns a hex SHA-256 over the names and contents of files,
 // in name order.
 func hashFiles(files map[string][]byte) string {
@@ -90,6 +112,6 @@ func cacheKey(tc Toolchain, files map[string][]byte) string {
 		}
 	}
 	h := sha256.New()
-	fmt.Fprintf(h, "%s\n%s\n%s\n%s\n", tc.GOVERSION, tc.GOROOT, hashFiles(files), hashFiles(gen))
+	fmt.Fprintf(h, "%s\n%s\n%s/%s\n%s\n%s\n", tc.GOVERSION, tc.GOROOT, tc.GOOS, tc.GOARCH, hashFiles(files), hashFiles(gen))
 	return hex.EncodeToString(h.Sum(nil))[:16]
 }

@@ -12,8 +12,15 @@
 // MaxScanTokenSize are bufio's by construction. Before it is published the
 // result is checked against the toolchain's bufio API and compiled.
 //
-// Overlays are written once per toolchain (version and GOROOT), stream
-// source and generator source into a cache directory, atomically: a
+// The overlay adds no file name: tools that take file names from `go
+// list` read them from disk (go/packages, gopls, staticcheck). stream's
+// scan.go replaces bufio's; its other files that the target (GOOS and
+// GOARCH) builds are merged into bufio.go, constrained to that target, and
+// a build for another target fails naming the cause (layout.go, target.go).
+// Files that -stdout adds to package os are appended to one of os's.
+//
+// Overlays are written once per toolchain (version and GOROOT), target,
+// stream source and generator source into a cache directory, atomically: a
 // generator writes into a temporary directory and renames it into place,
 // so a reader never sees half an overlay, and of two concurrent generators
 // one rename wins and the other uses its result.
@@ -32,6 +39,10 @@ import (
 type Toolchain struct {
 	GOROOT    string // as `go env GOROOT` reports it
 	GOVERSION string // as `go env GOVERSION` reports it, such as go1.26.8
+	// GOOS and GOARCH are the target the overlay builds for, as `go env`
+	// reports them: the generated bufio holds the files of stream that the
+	// target builds (see target.go).
+	GOOS, GOARCH string
 }
 
 // Overlay is a published overlay.
@@ -94,7 +105,7 @@ func GenerateWith(tc Toolchain, src fs.FS, cacheDir, goCmd string, opts Options)
 	if err != nil {
 		return nil, err
 	}
-	name := safeName(tc.GOVERSION) + "-"
+	name := safeName(tc.GOVERSION) + "-" + tc.GOOS + "_" + tc.GOARCH + "-"
 	if opts.Stdout {
 		if files, err = addStdoutSource(src, files); err != nil {
 			return nil, err
@@ -116,13 +127,25 @@ func GenerateWith(tc Toolchain, src fs.FS, cacheDir, goCmd string, opts Options)
 	if err != nil {
 		return nil, err
 	}
-	pkgs := []pkgOverlay{{path: "bufio", std: std, gen: gen}}
+	pkgs := []*pkgOverlay{{path: "bufio", std: std.src, gen: gen}}
 	if opts.Stdout {
 		osPkg, err := stdoutFiles(tc, files, gen)
 		if err != nil {
 			return nil, err
 		}
 		pkgs = append(pkgs, osPkg)
+	}
+	if err := os.MkdirAll(cacheDir, 0o755); err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrCache, err)
+	}
+	plat, err := knownPlatforms(tc, goCmd)
+	if err != nil {
+		return nil, err
+	}
+	for _, p := range pkgs {
+		if err := p.layout(tc, plat); err != nil {
+			return nil, fmt.Errorf("%s: %w", tc.GOVERSION, err)
+		}
 	}
 	if err := publish(tc, pkgs, ov, goCmd); err != nil {
 		return nil, err
