@@ -12,6 +12,8 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+
+	"github.com/stdiobuf/stdiobuf/internal/osstdout"
 )
 
 // generatorSource is this package's own source: it is part of the cache
@@ -101,9 +103,12 @@ func hashFiles(files map[string][]byte) string {
 	return hex.EncodeToString(h.Sum(nil))
 }
 
-// cacheKey names the overlay for tc, stream's files and this generator.
-// GOROOT is in it because the overlay maps files by their GOROOT path.
-func cacheKey(tc Toolchain, files map[string][]byte) string {
+// cacheKey names the overlay for tc, stream's files, opts and this
+// generator. GOROOT is in it because the overlay maps files by their
+// GOROOT path, and so are the toolchain's own Go files of the packages
+// the generator reads (toolchainPackages): a GOROOT patched by a
+// distribution keeps its GOVERSION.
+func cacheKey(tc Toolchain, files map[string][]byte, opts Options) (string, error) {
 	gen := make(map[string][]byte)
 	entries, _ := fs.ReadDir(generatorSource, ".")
 	for _, e := range entries {
@@ -112,6 +117,25 @@ func cacheKey(tc Toolchain, files map[string][]byte) string {
 		}
 	}
 	h := sha256.New()
-	fmt.Fprintf(h, "%s\n%s\n%s/%s\n%s\n%s\n", tc.GOVERSION, tc.GOROOT, tc.GOOS, tc.GOARCH, hashFiles(files), hashFiles(gen))
-	return hex.EncodeToString(h.Sum(nil))[:16]
+	fmt.Fprintf(h, "%s\n%s\n%s/%s\n%t\n%s\n%s\n", tc.GOVERSION, tc.GOROOT, tc.GOOS, tc.GOARCH,
+		opts.Stdout, hashFiles(files), hashFiles(gen))
+	for _, p := range toolchainPackages(opts) {
+		std, err := readGoFiles(pkgOverlay{path: p}.srcDir(tc.GOROOT))
+		if err != nil {
+			return "", fmt.Errorf("%s's %s: %w", tc.GOVERSION, p, err)
+		}
+		fmt.Fprintf(h, "%s %s\n", p, hashFiles(std))
+	}
+	return hex.EncodeToString(h.Sum(nil))[:16], nil
+}
+
+// toolchainPackages are the standard-library packages whose files the
+// generator reads for opts: bufio's declarations, and under -stdout the
+// packages internal/osstdout patches.
+func toolchainPackages(opts Options) []string {
+	pkgs := []string{"bufio"}
+	if opts.Stdout {
+		pkgs = append(pkgs, osstdout.Packages...)
+	}
+	return pkgs
 }

@@ -19,8 +19,9 @@
 // a build for another target fails naming the cause (layout.go, target.go).
 // Files that -stdout adds to package os are appended to one of os's.
 //
-// Overlays are written once per toolchain (version and GOROOT), target,
-// stream source and generator source into a cache directory, atomically: a
+// Overlays are written once per toolchain (version, GOROOT and the Go
+// files of the packages the generator reads there), target, stream source
+// and generator source into a cache directory, atomically: a
 // generator writes into a temporary directory and renames it into place,
 // so a reader never sees half an overlay, and of two concurrent generators
 // one rename wins and the other uses its result.
@@ -113,7 +114,9 @@ func GenerateWith(tc Toolchain, src fs.FS, cacheDir, goCmd string, opts Options)
 		name += "stdout-"
 	}
 	ov := &Overlay{Version: hashFiles(files)[:12]}
-	ov.Key = cacheKey(tc, files)
+	if ov.Key, err = cacheKey(tc, files, opts); err != nil {
+		return nil, err
+	}
 	ov.Dir = filepath.Join(cacheDir, name+ov.Key)
 	ov.JSON = filepath.Join(ov.Dir, overlayFile)
 	if _, err := os.Stat(ov.JSON); err == nil {
