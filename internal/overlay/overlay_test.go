@@ -409,3 +409,29 @@ func TestSafeName(t *testing.T) {
 		}
 	}
 }
+
+func TestAsBufio(t *testing.T) {
+	tests := []struct {
+		name, src, want string
+	}{
+		{"package clause and comment",
+			"// Package stream is a drop-in for bufio.\npackage stream\n\nvar x = 1\n",
+			"\npackage bufio\n\nvar x = 1\n"},
+		{"messages",
+			"package stream\n\nimport \"errors\"\n\nvar (\n\tA = errors.New(\"stream: a\")\n\tB = errors.New(`stream.Scan: b`)\n\tC = \"streams: c\"\n\tD = \"a stream: d\"\n\tE = \"\\x73tream: e\"\n)\n\nfunc f() { panic(\"stream.Scan: too many\") }\n",
+			"package bufio\n\nimport \"errors\"\n\nvar (\n\tA = errors.New(\"bufio: a\")\n\tB = errors.New(`bufio.Scan: b`)\n\tC = \"streams: c\"\n\tD = \"a stream: d\"\n\tE = \"\\x73tream: e\"\n)\n\nfunc f() { panic(\"bufio.Scan: too many\") }\n"},
+		{"comments",
+			"package stream\n\n// A is \"stream: a\", as stream.Reader says; an input stream: no.\nvar A = 1\n",
+			"package bufio\n\n// A is \"bufio: a\", as bufio.Reader says; an input stream: no.\nvar A = 1\n"},
+	}
+	for _, tt := range tests {
+		got, err := asBufio("stream/x.go", []byte(tt.src))
+		if err != nil {
+			t.Errorf("%s: %v", tt.name, err)
+			continue
+		}
+		if diff := cmp.Diff(tt.want, string(got)); diff != "" {
+			t.Errorf("%s: -want +got:\n%s", tt.name, diff)
+		}
+	}
+}

@@ -7,6 +7,7 @@ import (
 	"go/parser"
 	"go/token"
 	"path"
+	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -116,13 +117,11 @@ func transform(files map[string][]byte, std *pkgFiles) (map[string][]byte, error
 			gen[base] = api
 			continue
 		}
-		off := fset.Position(f.Name.Pos()).Offset
-		var out bytes.Buffer
-		out.WriteString(header(name))
-		out.Write(b[:off])
-		out.WriteString("bufio")
-		out.Write(b[off+len(f.Name.Name):])
-		gen[base] = out.Bytes()
+		out, err := asBufio(name, b)
+		if err != nil {
+			return nil, err
+		}
+		gen[base] = append([]byte(header(name)), out...)
 	}
 	if _, ok := gen[apiFile]; !ok {
 		return nil, fmt.Errorf("%w: no %s/%s", ErrSource, streamDir, apiFile)
@@ -131,6 +130,70 @@ func transform(files map[string][]byte, std *pkgFiles) (map[string][]byte, error
 		gen["export_test.go"] = t
 	}
 	return gen, nil
+}
+
+// asBufio returns stream's file name, source b, as a file of package
+// bufio that speaks as bufio: its package clause renamed, its package
+// comment dropped (the generated package carries bufio's own), every
+// string literal that starts with "stream: " or "stream." (error values,
+// panics, warnings) starting with "bufio: " or "bufio." instead, and so
+// the quotes of such messages and names such as stream.Reader in its
+// comments.
+func asBufio(name string, b []byte) ([]byte, error) {
+	fset := token.NewFileSet()
+	f, err := parser.ParseFile(fset, name, b, parser.ParseComments|parser.SkipObjectResolution)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrSource, err)
+	}
+	type edit struct {
+		from, to int
+		text     string
+	}
+	offset := func(p token.Pos) int { return fset.Position(p).Offset }
+	edits := []edit{{offset(f.Name.Pos()), offset(f.Name.End()), "bufio"}}
+	if f.Doc != nil {
+		edits = append(edits, edit{offset(f.Doc.Pos()), offset(f.Doc.End()), ""})
+	}
+	ast.Inspect(f, func(n ast.Node) bool {
+		lit, ok := n.(*ast.BasicLit)
+		if !ok || lit.Kind != token.STRING {
+			return true
+		}
+		v, err := strconv.Unquote(lit.Value)
+		if err != nil {
+			return true
+		}
+		// The name must be in the literal's text as in its value: after
+		// the opening quote, not spelled with escapes.
+		speaks := strings.HasPrefix(v, f.Name.Name+": ") || strings.HasPrefix(v, f.Name.Name+".")
+		if speaks && strings.HasPrefix(lit.Value[1:], f.Name.Name) {
+			at := offset(lit.Pos()) + 1
+			edits = append(edits, edit{at, at + len(f.Name.Name), "bufio"})
+		}
+		return true
+	})
+	mention := regexp.MustCompile(`"` + f.Name.Name + `[:.]|\b` + f.Name.Name + `\.\p{Lu}`)
+	for _, g := range f.Comments {
+		if g == f.Doc {
+			continue
+		}
+		for _, c := range g.List {
+			for _, m := range mention.FindAllStringIndex(c.Text, -1) {
+				at := offset(c.Pos()) + m[0] + strings.Index(c.Text[m[0]:m[1]], f.Name.Name)
+				edits = append(edits, edit{at, at + len(f.Name.Name), "bufio"})
+			}
+		}
+	}
+	sort.Slice(edits, func(i, j int) bool { return edits[i].from < edits[j].from })
+	var out bytes.Buffer
+	last := 0
+	for _, e := range edits {
+		out.Write(b[last:e.from])
+		out.WriteString(e.text)
+		last = e.to
+	}
+	out.Write(b[last:])
+	return out.Bytes(), nil
 }
 
 // isStd reports whether an import path is the standard library's: its
