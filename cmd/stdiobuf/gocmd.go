@@ -28,16 +28,26 @@ var valueFlags = map[string]bool{
 
 // goArgs is a command line for the go command, as stdiobuf reads it.
 type goArgs struct {
-	dir     string   // -C's directory, which must be the first flag
-	overlay string   // the user's own -overlay file, removed from args
-	args    []string // the rest, in order
+	dir     string          // -C's directory, which must be the first flag
+	overlay string          // the user's own -overlay file, removed from args
+	opts    overlay.Options // stdiobuf's own flags, removed from args
+	help    bool            // -h, -help or --help before the packages
+	args    []string        // the rest, in order
 }
 
-// parseArgs finds -C and -overlay in the arguments of `go verb`. Scanning
-// stops at "--", at test's -args, and for run at the first argument that
-// is not a flag: what follows belongs to the program.
+// ownFlags are stdiobuf's flags, and -h, which are not go's.
+var ownFlags = map[string]bool{"stdout": true, "policy": true, "h": true, "help": true}
+
+// parseArgs finds stdiobuf's own flags (-stdout, -policy P), -h, -C and
+// -overlay in the arguments of `go verb`. stdiobuf's flags are taken
+// anywhere before the first package; after it, build, install and vet
+// refuse them with a message that says where they go, and test leaves them
+// to the test binary, as go test does with flags it does not know.
+// Scanning stops at "--", at test's -args, and for run at the first
+// argument that is not a flag: what follows belongs to the program.
 func parseArgs(verb string, args []string) (goArgs, error) {
 	var g goArgs
+	packages := false // an argument that is not a flag has been seen
 	for i := 0; i < len(args); i++ {
 		first, a := i == 0, args[i]
 		if a == "--" || (verb == "test" && (a == "-args" || a == "--args")) {
@@ -49,10 +59,37 @@ func parseArgs(verb string, args []string) (goArgs, error) {
 				g.args = append(g.args, args[i:]...)
 				break
 			}
+			packages = true
 			g.args = append(g.args, a)
 			continue
 		}
 		name, value, hasValue := strings.Cut(strings.TrimPrefix(strings.TrimPrefix(a, "-"), "-"), "=")
+		if ownFlags[name] && packages && verb == "test" {
+			g.args = append(g.args, a)
+			continue
+		}
+		if ownFlags[name] {
+			if packages {
+				return g, fmt.Errorf("%s goes before the packages: stdiobuf %s [-stdout] [-policy P] [go flags] [packages]", a, verb)
+			}
+			switch {
+			case name == "policy" && !hasValue:
+				if i+1 == len(args) {
+					return g, fmt.Errorf("flag needs an argument: %s", a)
+				}
+				i++
+				g.opts.Policy = args[i]
+			case name == "policy":
+				g.opts.Policy = value
+			case hasValue:
+				return g, fmt.Errorf("%s takes no value", a)
+			case name == "stdout":
+				g.opts.Stdout = true
+			default:
+				g.help = true
+			}
+			continue
+		}
 		if !hasValue && valueFlags[name] {
 			if i+1 == len(args) {
 				return g, fmt.Errorf("flag needs an argument: %s", a)
@@ -109,13 +146,10 @@ func goflagsOverlay() string {
 	return file
 }
 
-// runGo runs `go verb -overlay=FILE args` and returns go's exit status
-// as an exitError.
-func runGo(verb string, args []string, opts overlay.Options) error {
-	ga, err := parseArgs(verb, args)
-	if err != nil {
-		return &exitError{msg: err.Error(), code: 2}
-	}
+// runGo runs `go verb -overlay=FILE args` for ga, as parseArgs read the
+// command line, and returns go's exit status as an exitError.
+func runGo(verb string, ga goArgs) error {
+	opts := ga.opts
 	if mode := libraryBuildMode(append(strings.Fields(os.Getenv("GOFLAGS")), ga.args...)); opts.Stdout && mode != "" {
 		return &exitError{msg: "-stdout cannot be used with -buildmode=" + mode + ": a Go library runs no exit hooks when its C host exits, so what it buffered would be lost", code: 2}
 	}

@@ -88,13 +88,15 @@ func within(path, dir string) bool {
 	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
 }
 
-// cacheDir is where stdiobuf keeps its overlays: os.UserCacheDir()/stdiobuf.
+// cacheDir is where stdiobuf keeps its overlays and GOROOT links:
+// os.UserCacheDir()/stdiobuf/overlays, a directory of their own, which
+// removing clears (headbench keeps its input beside it).
 func cacheDir() (string, error) {
 	cache, err := os.UserCacheDir()
 	if err != nil {
 		return "", fmt.Errorf("cache directory: %v", err)
 	}
-	return filepath.Join(cache, "stdiobuf"), nil
+	return filepath.Join(cache, "stdiobuf", "overlays"), nil
 }
 
 func goExe() string {

@@ -117,8 +117,8 @@ func cacheKey(tc Toolchain, files map[string][]byte, opts Options) (string, erro
 		}
 	}
 	h := sha256.New()
-	fmt.Fprintf(h, "%s\n%s\n%s/%s\n%t\n%s\n%s\n", tc.GOVERSION, tc.GOROOT, tc.GOOS, tc.GOARCH,
-		opts.Stdout, hashFiles(files), hashFiles(gen))
+	fmt.Fprintf(h, "%s\n%s\n%s/%s\n%t %q\n%s\n%s\n", tc.GOVERSION, tc.GOROOT, tc.GOOS, tc.GOARCH,
+		opts.Stdout, opts.Policy, hashFiles(files), hashFiles(gen))
 	for _, p := range toolchainPackages(opts) {
 		std, err := readGoFiles(pkgOverlay{path: p}.srcDir(tc.GOROOT))
 		if err != nil {

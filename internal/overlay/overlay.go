@@ -33,6 +33,8 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+
+	"github.com/stdiobuf/stdiobuf/stream"
 )
 
 // Toolchain is the Go toolchain an overlay is made for: the one that will
@@ -98,6 +100,10 @@ type Options struct {
 	// output is buffered as C's stdout is (`stdiobuf build -stdout`; see
 	// internal/osstdout). src must then also hold internal/osstdout.
 	Stdout bool
+	// Policy, if not "", is the buffering policy the generated bufio
+	// takes as the process default in place of blksize, as
+	// stream.ParsePolicy reads it; STDIOBUF_POLICY still overrides it.
+	Policy string
 }
 
 // GenerateWith is Generate with options.
@@ -112,6 +118,12 @@ func GenerateWith(tc Toolchain, src fs.FS, cacheDir, goCmd string, opts Options)
 			return nil, err
 		}
 		name += "stdout-"
+	}
+	if opts.Policy != "" {
+		if _, err := stream.ParsePolicy(opts.Policy); err != nil {
+			return nil, err
+		}
+		name += "policy_" + safeName(opts.Policy) + "-"
 	}
 	ov := &Overlay{Version: hashFiles(files)[:12]}
 	if ov.Key, err = cacheKey(tc, files, opts); err != nil {
@@ -129,6 +141,11 @@ func GenerateWith(tc Toolchain, src fs.FS, cacheDir, goCmd string, opts Options)
 	gen, err := generate(tc, std, files)
 	if err != nil {
 		return nil, err
+	}
+	if opts.Policy != "" {
+		if err := setBuiltinPolicy(gen, opts.Policy); err != nil {
+			return nil, err
+		}
 	}
 	pkgs := []*pkgOverlay{{path: "bufio", std: std.src, gen: gen}}
 	if opts.Stdout {

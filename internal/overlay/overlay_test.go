@@ -435,3 +435,41 @@ func TestAsBufio(t *testing.T) {
 		}
 	}
 }
+
+func TestSetBuiltinPolicy(t *testing.T) {
+	const decl = "package bufio\n\n// builtinPolicy is the default.\nconst builtinPolicy = \"\"\n"
+	tests := []struct {
+		name    string
+		gen     map[string]string
+		want    map[string]string
+		wantErr string
+	}{
+		{"set", map[string]string{"a.go": "package bufio\n", "policy.go": decl},
+			map[string]string{"a.go": "package bufio\n", "policy.go": strings.Replace(decl, `""`, `"readahead:65536"`, 1)}, ""},
+		{"none", map[string]string{"a.go": "package bufio\n"}, nil, "0 constants builtinPolicy in stream, want one"},
+		{"two", map[string]string{"a.go": decl, "b.go": decl}, nil, "2 constants builtinPolicy in stream, want one"},
+		{"not a literal", map[string]string{"a.go": "package bufio\n\nconst builtinPolicy = name\n"}, nil, "a.go's builtinPolicy is not a string literal"},
+	}
+	for _, tt := range tests {
+		gen := make(map[string][]byte)
+		for k, v := range tt.gen {
+			gen[k] = []byte(v)
+		}
+		err := setBuiltinPolicy(gen, "readahead:65536")
+		if tt.wantErr != "" {
+			if !errors.Is(err, ErrSource) || !strings.Contains(err.Error(), tt.wantErr) {
+				t.Errorf("%s: %v, want ErrSource with %q", tt.name, err, tt.wantErr)
+			}
+			continue
+		}
+		got := make(map[string]string)
+		for k, v := range gen {
+			got[k] = string(v)
+		}
+		if err != nil {
+			t.Errorf("%s: %v", tt.name, err)
+		} else if diff := cmp.Diff(tt.want, got); diff != "" {
+			t.Errorf("%s: -want +got:\n%s", tt.name, diff)
+		}
+	}
+}

@@ -196,6 +196,47 @@ func asBufio(name string, b []byte) ([]byte, error) {
 	return out.Bytes(), nil
 }
 
+// builtinPolicyConst is stream's constant that names the default policy
+// built into a program (stream/policy.go); Options.Policy sets it.
+const builtinPolicyConst = "builtinPolicy"
+
+// setBuiltinPolicy sets, in the generated files, builtinPolicyConst's
+// value to policy. There must be exactly one such string constant.
+func setBuiltinPolicy(gen map[string][]byte, policy string) error {
+	found := 0
+	for _, name := range sortedKeys(gen) {
+		fset := token.NewFileSet()
+		f, err := parser.ParseFile(fset, name, gen[name], parser.SkipObjectResolution)
+		if err != nil {
+			return fmt.Errorf("%w: %v", ErrSource, err)
+		}
+		for _, d := range f.Decls {
+			gd, ok := d.(*ast.GenDecl)
+			if !ok || gd.Tok != token.CONST {
+				continue
+			}
+			for _, spec := range gd.Specs {
+				vs := spec.(*ast.ValueSpec)
+				if len(vs.Names) != 1 || vs.Names[0].Name != builtinPolicyConst || len(vs.Values) != 1 {
+					continue
+				}
+				lit, ok := vs.Values[0].(*ast.BasicLit)
+				if !ok || lit.Kind != token.STRING {
+					return fmt.Errorf("%w: %s's %s is not a string literal", ErrSource, name, builtinPolicyConst)
+				}
+				from, to := fset.Position(lit.Pos()).Offset, fset.Position(lit.End()).Offset
+				b := gen[name]
+				gen[name] = append(append(append([]byte(nil), b[:from]...), strconv.Quote(policy)...), b[to:]...)
+				found++
+			}
+		}
+	}
+	if found != 1 {
+		return fmt.Errorf("%w: %d constants %s in stream, want one to build the policy in", ErrSource, found, builtinPolicyConst)
+	}
+	return nil
+}
+
 // isStd reports whether an import path is the standard library's: its
 // first element has no dot.
 func isStd(p string) bool {
