@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/google/go-cmp/cmp"
 )
 
 // TestHelp: help, -h and help COMMAND document the commands, the flags,
@@ -32,6 +34,50 @@ func TestHelp(t *testing.T) {
 	}
 	if _, stderr, code := runStdiobuf(t, t.TempDir(), cacheEnv(cache), "help", "frob"); code != 2 || stderr != "stdiobuf: unknown command \"frob\" (run stdiobuf help)\n" {
 		t.Errorf("stdiobuf help frob: status %d, stderr %q", code, stderr)
+	}
+}
+
+func TestGoflagsFields(t *testing.T) {
+	tests := []struct {
+		in   string
+		want []string
+	}{
+		{"", nil},
+		{"  -mod=mod   -v ", []string{"-mod=mod", "-v"}},
+		{`-mod=mod '-overlay=/a b/o.json' "-tags=x y"`, []string{"-mod=mod", "-overlay=/a b/o.json", "-tags=x y"}},
+		{`"-ldflags=-X 'a=b'"`, []string{"-ldflags=-X 'a=b'"}},
+	}
+	for _, tt := range tests {
+		if diff := cmp.Diff(tt.want, goflagsFields(tt.in)); diff != "" {
+			t.Errorf("goflagsFields(%q) -want +got:\n%s", tt.in, diff)
+		}
+	}
+}
+
+func TestWithOverlay(t *testing.T) {
+	tests := []struct {
+		goflags, file, want, wantErr string
+	}{
+		{"", "/c/o.json", "-overlay=/c/o.json", ""},
+		{"-mod=mod -overlay=/mine.json", "/c/o.json", "-mod=mod -overlay=/mine.json -overlay=/c/o.json", ""},
+		{"-v", "/a b/o.json", "-v '-overlay=/a b/o.json'", ""},
+		{"", "/it's/o.json", `"-overlay=/it's/o.json"`, ""},
+		{"", `/"it's"/o.json`, "", "holds both kinds of quote"},
+	}
+	for _, tt := range tests {
+		got, err := withOverlay(tt.goflags, tt.file)
+		if tt.wantErr != "" {
+			if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
+				t.Errorf("withOverlay(%q, %q): %v, want an error with %q", tt.goflags, tt.file, err, tt.wantErr)
+			}
+			continue
+		}
+		if err != nil || got != tt.want {
+			t.Errorf("withOverlay(%q, %q) = %q, %v; want %q", tt.goflags, tt.file, got, err, tt.want)
+		}
+		if fields := goflagsFields(got); fields[len(fields)-1] != "-overlay="+tt.file {
+			t.Errorf("withOverlay(%q, %q) = %q, which splits into %q", tt.goflags, tt.file, got, fields)
+		}
 	}
 }
 
@@ -68,6 +114,21 @@ func TestPolicyBuiltIn(t *testing.T) {
 		stdout, stderr, code := runStdiobuf(t, ".", testCacheEnv(), args...)
 		if code != 0 || !strings.Contains(stdout, want) {
 			t.Errorf("stdiobuf %q: status %d, %s%s; want %q", args, code, stdout, stderr, want)
+		}
+	}
+}
+
+// TestNestedGoBuild runs `stdiobuf test` on a module whose TestMain builds
+// a helper with `go build`, as goawk's tests do: the helper must be built
+// with the overlay too, also when GOFLAGS holds an -overlay of the user's.
+func TestNestedGoBuild(t *testing.T) {
+	testOverlay(t) // skips under -short
+	user := filepath.Join(t.TempDir(), "user.json")
+	writeOverlay(t, user, map[string]string{filepath.Join(t.TempDir(), "none.go"): ""})
+	for _, goflags := range []string{"", "-overlay=" + user} {
+		env := append(testCacheEnv(), "GOFLAGS="+goflags)
+		if stdout, stderr, code := runStdiobuf(t, filepath.Join("testdata", "nested"), env, "test", "-count=1", "."); code != 0 {
+			t.Errorf("stdiobuf test with GOFLAGS=%q: status %d\n%s%s", goflags, code, stdout, stderr)
 		}
 	}
 }

@@ -134,10 +134,33 @@ func libraryBuildMode(args []string) string {
 	return ""
 }
 
+// goflagsFields splits a GOFLAGS value into its flags as the go command
+// does: at spaces, a flag written between single or double quotes taken
+// whole, without unescaping. An unterminated quote takes the rest.
+func goflagsFields(s string) []string {
+	var fields []string
+	for {
+		s = strings.TrimLeft(s, " \t\n\r")
+		if s == "" {
+			return fields
+		}
+		if q := s[0]; q == '\'' || q == '"' {
+			field, rest, _ := strings.Cut(s[1:], string(q))
+			fields, s = append(fields, field), rest
+			continue
+		}
+		end := strings.IndexAny(s, " \t\n\r")
+		if end < 0 {
+			end = len(s)
+		}
+		fields, s = append(fields, s[:end]), s[end:]
+	}
+}
+
 // goflagsOverlay returns the -overlay file named in GOFLAGS, if any.
 func goflagsOverlay() string {
 	var file string
-	for _, f := range strings.Fields(os.Getenv("GOFLAGS")) {
+	for _, f := range goflagsFields(os.Getenv("GOFLAGS")) {
 		name, value, ok := strings.Cut(strings.TrimPrefix(strings.TrimPrefix(f, "-"), "-"), "=")
 		if ok && name == "overlay" {
 			file = value
@@ -150,7 +173,7 @@ func goflagsOverlay() string {
 // command line, and returns go's exit status as an exitError.
 func runGo(verb string, ga goArgs) error {
 	opts := ga.opts
-	if mode := libraryBuildMode(append(strings.Fields(os.Getenv("GOFLAGS")), ga.args...)); opts.Stdout && mode != "" {
+	if mode := libraryBuildMode(append(goflagsFields(os.Getenv("GOFLAGS")), ga.args...)); opts.Stdout && mode != "" {
 		return &exitError{msg: "-stdout cannot be used with -buildmode=" + mode + ": a Go library runs no exit hooks when its C host exits, so what it buffered would be lost", code: 2}
 	}
 	g, err := findGo(ga.dir)
@@ -174,11 +197,13 @@ func runGo(verb string, ga goArgs) error {
 		defer os.Remove(merged)
 		file = merged
 	}
+	goflags, err := withOverlay(os.Getenv("GOFLAGS"), file)
+	if err != nil {
+		return err
+	}
 	cmd := exec.Command(g.path, append([]string{verb, "-overlay=" + file}, ga.args...)...)
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, os.Stdout, os.Stderr
-	if g.env != nil {
-		cmd.Env = append(os.Environ(), g.env...)
-	}
+	cmd.Env = append(append(os.Environ(), g.env...), "GOFLAGS="+goflags)
 	// A terminal's interrupt reaches go too: let go decide what it means,
 	// and report its status.
 	sig := make(chan os.Signal, 1)
@@ -191,6 +216,26 @@ func runGo(verb string, ga goArgs) error {
 		return err
 	}
 	return nil
+}
+
+// withOverlay returns goflags, a GOFLAGS value, with -overlay=file added
+// last, where it overrides an -overlay before it: the go command stdiobuf
+// runs and every process that one starts (a test binary, the go command a
+// test runs) build with the overlay. file is quoted, as GOFLAGS allows, if
+// it holds a space.
+func withOverlay(goflags, file string) (string, error) {
+	flag := "-overlay=" + file
+	if strings.ContainsAny(flag, " \t\n\r'\"") {
+		switch {
+		case !strings.Contains(flag, "'"):
+			flag = "'" + flag + "'"
+		case !strings.Contains(flag, `"`):
+			flag = `"` + flag + `"`
+		default:
+			return "", fmt.Errorf("the overlay's path %q holds both kinds of quote, which GOFLAGS cannot carry", file)
+		}
+	}
+	return strings.TrimSpace(goflags + " " + flag), nil
 }
 
 // mergeOverlay writes a temporary overlay with the replacements of the
