@@ -132,3 +132,43 @@ func TestNestedGoBuild(t *testing.T) {
 		}
 	}
 }
+
+func TestStdCoverPattern(t *testing.T) {
+	tests := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"-cover", "./..."}, ""},
+		{[]string{"-coverpkg=./...,example.com/m/..."}, ""},
+		{[]string{"-coverpkg", "../x,/abs/y"}, ""},
+		{[]string{"-coverpkg=..."}, "..."},
+		{[]string{"-coverpkg=b...,example.com/..."}, "b..."},
+		{[]string{"--coverpkg", "./...,std"}, "std"},
+		{[]string{"-coverpkg=example.com/m,bufio"}, "bufio"},
+		{[]string{"-coverpkg=..."}, "..."},
+		{[]string{"-coverpkg=b...,example.com/..."}, "b..."},
+		{[]string{".", "-args", "-coverpkg=all"}, ""},
+	}
+	for _, tt := range tests {
+		if got := stdCoverPattern(tt.args); got != tt.want {
+			t.Errorf("stdCoverPattern(%q) = %q, want %q", tt.args, got, tt.want)
+		}
+	}
+}
+
+// TestCover: stdiobuf test -cover, and -coverpkg of the module's own
+// packages, test stream; -coverpkg=all, which would instrument the
+// toolchain's own bufio read from disk, is refused with one line.
+func TestCover(t *testing.T) {
+	testOverlay(t) // skips under -short
+	dir := filepath.Join("testdata", "nested")
+	for _, args := range [][]string{{"-cover"}, {"-cover", "-coverpkg=./..."}} {
+		if stdout, stderr, code := runStdiobuf(t, dir, testCacheEnv(), append(append([]string{"test", "-count=1"}, args...), ".")...); code != 0 {
+			t.Errorf("stdiobuf test %q: status %d\n%s%s", args, code, stdout, stderr)
+		}
+	}
+	_, stderr, code := runStdiobuf(t, dir, testCacheEnv(), "test", "-cover", "-coverpkg=all", ".")
+	if first, rest, _ := strings.Cut(stderr, "\n"); code != 2 || !strings.HasPrefix(first, "stdiobuf: -coverpkg all may cover the standard library") || rest != "" {
+		t.Errorf("stdiobuf test -coverpkg=all: status %d, stderr %q; want status 2 and one line", code, stderr)
+	}
+}

@@ -157,6 +157,38 @@ func goflagsFields(s string) []string {
 	}
 }
 
+// stdCoverPattern returns the first -coverpkg pattern in args that may
+// match a package of the standard library, or "". go's cover tool reads
+// the files of the packages it instruments from disk, not through the
+// overlay (golang/go#73802), so such a package would be built from the
+// toolchain's own source: the program would get the toolchain's bufio (and
+// os), and go's build cache would keep it under the overlay's key. A
+// pattern can only match the standard library if it is not relative, not
+// absolute and its first element has no dot but a wildcard's (all, std,
+// bufio, net/..., ...). Flags
+// after "--" or -args are the program's.
+func stdCoverPattern(args []string) string {
+	for i, a := range args {
+		if a == "--" || a == "-args" || a == "--args" {
+			break
+		}
+		name, value, ok := strings.Cut(strings.TrimLeft(a, "-"), "=")
+		if name != "coverpkg" || !strings.HasPrefix(a, "-") {
+			continue
+		}
+		if !ok && i+1 < len(args) {
+			value = args[i+1]
+		}
+		for _, p := range strings.Split(value, ",") {
+			first, _, _ := strings.Cut(p, "/")
+			if p != "" && first != "." && first != ".." && !filepath.IsAbs(p) && !strings.Contains(strings.ReplaceAll(first, "...", ""), ".") {
+				return p
+			}
+		}
+	}
+	return ""
+}
+
 // goflagsOverlay returns the -overlay file named in GOFLAGS, if any.
 func goflagsOverlay() string {
 	var file string
@@ -175,6 +207,9 @@ func runGo(verb string, ga goArgs) error {
 	opts := ga.opts
 	if mode := libraryBuildMode(append(goflagsFields(os.Getenv("GOFLAGS")), ga.args...)); opts.Stdout && mode != "" {
 		return &exitError{msg: "-stdout cannot be used with -buildmode=" + mode + ": a Go library runs no exit hooks when its C host exits, so what it buffered would be lost", code: 2}
+	}
+	if p := stdCoverPattern(append(goflagsFields(os.Getenv("GOFLAGS")), ga.args...)); p != "" {
+		return &exitError{msg: "-coverpkg " + p + " may cover the standard library, whose files go's cover tool reads from disk, not from the overlay: the program would get the toolchain's own bufio (golang/go#73802); use -cover alone or -coverpkg with your own packages (./...)", code: 2}
 	}
 	g, err := findGo(ga.dir)
 	if err != nil {

@@ -4,10 +4,12 @@
 package nested
 
 import (
+	"bufio"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 )
@@ -42,5 +44,13 @@ func TestHelperIsStream(t *testing.T) {
 	}
 	if got := strings.TrimSpace(string(out)); got != "65536" {
 		t.Errorf("helper's Reader.Size() under _STDBUF_I=65536: %s, want 65536 (stream's bufio)", got)
+	}
+}
+
+// TestOwnBufioIsStream: the test binary's own bufio is stream, which has
+// Setvbuf.
+func TestOwnBufioIsStream(t *testing.T) {
+	if _, ok := reflect.TypeOf(bufio.NewWriter(nil)).MethodByName("Setvbuf"); !ok {
+		t.Error("the test binary's bufio has no Setvbuf: it is not stream")
 	}
 }
