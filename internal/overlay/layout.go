@@ -74,58 +74,70 @@ func (p *pkgOverlay) forTarget(tc Toolchain, plat platforms, added []string) ([]
 }
 
 // mergeForTarget merges the added files of a whole generated package
-// into its host, constrained to tc's target: the first non-test file of
-// the toolchain's package that the generated one lacks, else the first
-// one, whose generated text then comes first. The host declares the
-// marker, and the first other generated file that builds everywhere
-// refers to it.
+// that tc's target builds into its host (wholeHost), constrained to the
+// target and with the toolchain's package comment, and marks the package
+// as made for that target (markTarget).
 func (p *pkgOverlay) mergeForTarget(tc Toolchain, plat platforms, added []string) error {
-	host, free := "", false
-	for _, name := range sortedKeys(p.std) {
-		if strings.HasSuffix(name, "_test.go") {
-			continue
-		}
-		if _, ok := p.gen[name]; !ok {
-			host, free = name, true
-			break
-		}
-		if host == "" {
-			host = name
-		}
-	}
-	if host == "" {
-		return fmt.Errorf("%w: %s's %s has no file to hold %s", ErrSource, tc.GOVERSION, p.path, strings.Join(added, ", "))
-	}
-	merged := added
-	if !free {
-		merged = append([]string{host}, added...)
-		sort.Strings(merged)
+	host, merged, err := p.wholeHost(tc, added)
+	if err != nil {
+		return err
 	}
 	selected, err := p.forTarget(tc, plat, merged)
 	if err != nil {
+		return err
+	}
+	if err := p.checkInitOrder(merged, selected, host); err != nil {
 		return err
 	}
 	var files []goFile
 	for _, name := range selected {
 		files = append(files, p.genFile(name))
 	}
-	if err := p.checkInitOrder(merged, selected, host); err != nil {
-		return err
-	}
 	doc, err := packageDoc(p.std)
 	if err != nil {
 		return err
 	}
-	expr := targetConstraint(tc, plat)
 	head := header("the files named below, for "+tc.GOOS+"/"+tc.GOARCH) +
-		"//go:build " + expr + "\n\n" + doc + "package " + path.Base(p.path) + "\n"
-	text, spans, err := merge(head, files)
+		"//go:build " + targetConstraint(tc, plat) + "\n\n" + doc + "package " + path.Base(p.path) + "\n"
+	p.gen[host], p.spans[host], err = merge(head, files)
 	if err != nil {
 		return err
 	}
-	p.spans[host] = spans
+	return p.markTarget(tc, host, merged)
+}
+
+// wholeHost returns the file of the toolchain's package that holds the
+// merged files of a whole generated package: the first non-test one the
+// generated package lacks, else the first one, whose generated text is
+// then merged too, in name order. It returns the names to merge.
+func (p *pkgOverlay) wholeHost(tc Toolchain, added []string) (host string, merged []string, err error) {
+	var names []string
+	for _, name := range sortedKeys(p.std) {
+		if !strings.HasSuffix(name, "_test.go") {
+			names = append(names, name)
+		}
+	}
+	for _, name := range names {
+		if _, ok := p.gen[name]; !ok {
+			return name, added, nil
+		}
+	}
+	if len(names) == 0 {
+		return "", nil, fmt.Errorf("%w: %s's %s has no file to hold %s", ErrSource, tc.GOVERSION, p.path, strings.Join(added, ", "))
+	}
+	merged = append([]string{names[0]}, added...)
+	sort.Strings(merged)
+	return names[0], merged, nil
+}
+
+// markTarget makes a build of the package for a target other than tc's
+// fail with "undefined: marker(tc)": host, built for tc's target only,
+// declares the marker, and the first other generated file that builds
+// everywhere (and was not merged) refers to it. Without such a file the
+// other target's build fails on whatever the package then lacks.
+func (p *pkgOverlay) markTarget(tc Toolchain, host string, merged []string) error {
 	m := marker(tc)
-	p.gen[host] = fmt.Appendf(text, "\n// %s is declared only in a build for %s/%s, the target this overlay\n"+
+	p.gen[host] = fmt.Appendf(p.gen[host], "\n// %s is declared only in a build for %s/%s, the target this overlay\n"+
 		"// was made for; a file that builds everywhere refers to it.\nconst %s = true\n", m, tc.GOOS, tc.GOARCH, m)
 	for _, name := range sortedKeys(p.gen) {
 		f := p.genFile(name)
@@ -134,6 +146,7 @@ func (p *pkgOverlay) mergeForTarget(tc Toolchain, plat platforms, added []string
 		}
 		ref := fmt.Sprintf("// This overlay's %s is made for %s/%s: a build for another target\n"+
 			"// needs the overlay made for it (stdiobuf asks go env GOOS GOARCH).\nvar _ = %s", p.path, tc.GOOS, tc.GOARCH, m)
+		var err error
 		p.gen[name], err = insertAfterImports(f, ref)
 		return err
 	}
@@ -193,15 +206,17 @@ func (p *pkgOverlay) checkInitOrder(added, moved []string, host string) error {
 		srcs[name] = b
 	}
 	var names []string
+	withInit := make(map[string]bool)
 	for _, name := range sortedKeys(srcs) {
 		if !strings.HasSuffix(name, "_test.go") && (!slices.Contains(added, name) || slices.Contains(moved, name)) {
 			names = append(names, name)
+			withInit[name], _ = hasInit(goFile{name: name, src: srcs[name]}) // a parse error is the compile check's
 		}
 	}
 	inits := func(names []string) []string {
 		var with []string
 		for _, name := range names {
-			if has, _ := hasInit(goFile{name: name, src: srcs[name]}); has {
+			if withInit[name] {
 				with = append(with, name)
 			}
 		}

@@ -57,7 +57,7 @@ func (s importSpec) String() string {
 	return strconv.Quote(s.path)
 }
 
-// splitFile parses src's package clause and imports and returns the
+// splitFile parses f's package clause and imports and returns the
 // offset where its package clause ends, the offset where its imports end
 // (the package clause's end if it has none) and the imports.
 func splitFile(f goFile) (clauseEnd, importsEnd int, imports []importSpec, err error) {

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io/fs"
 	"path"
-	"path/filepath"
 	"strings"
 
 	"github.com/stdiobuf/stdiobuf/internal/osstdout"
@@ -66,9 +65,16 @@ func stdoutFiles(tc Toolchain, files map[string][]byte, gen map[string][]byte) (
 			osFiles[name] = append([]byte(header(path.Join(osstdoutStdDir, name))), b...)
 		}
 	}
-	std, err := readGoFiles(filepath.Join(tc.GOROOT, "src", "os"))
-	if err != nil {
-		return nil, err
+	return patchOverlay(tc, "os", osFiles)
+}
+
+// patchOverlay is the patch of tc's package p made of gen, the files it
+// replaces or adds (layout merges the added ones into one of p's).
+func patchOverlay(tc Toolchain, p string, gen map[string][]byte) (*pkgOverlay, error) {
+	po := &pkgOverlay{path: p, gen: gen, patch: true}
+	var err error
+	if po.std, err = readGoFiles(po.srcDir(tc.GOROOT)); err != nil {
+		return nil, fmt.Errorf("%s's %s: %w", tc.GOVERSION, p, err)
 	}
-	return &pkgOverlay{path: "os", std: std, gen: osFiles, patch: true}, nil
+	return po, nil
 }
