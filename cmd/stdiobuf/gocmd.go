@@ -165,8 +165,7 @@ func goflagsFields(s string) []string {
 // os), and go's build cache would keep it under the overlay's key. A
 // pattern can only match the standard library if it is not relative, not
 // absolute and its first element has no dot but a wildcard's (all, std,
-// bufio, net/..., ...). Flags
-// after "--" or -args are the program's.
+// bufio, net/..., ...). Flags after "--" or -args are the program's.
 func stdCoverPattern(args []string) string {
 	for i, a := range args {
 		if a == "--" || a == "-args" || a == "--args" {
@@ -201,21 +200,30 @@ func goflagsOverlay() string {
 	return file
 }
 
+// refusal returns the error for a build stdiobuf cannot make as asked,
+// its flags and GOFLAGS taken together, or nil.
+func refusal(ga goArgs) error {
+	args := append(goflagsFields(os.Getenv("GOFLAGS")), ga.args...)
+	if mode := libraryBuildMode(args); ga.opts.Stdout && mode != "" {
+		return &exitError{msg: "-stdout cannot be used with -buildmode=" + mode + ": a Go library runs no exit hooks when its C host exits, so what it buffered would be lost", code: 2}
+	}
+	if p := stdCoverPattern(args); p != "" {
+		return &exitError{msg: "-coverpkg " + p + " may cover the standard library, whose files go's cover tool reads from disk, not from the overlay: the program would get the toolchain's own bufio (golang/go#73802); use -cover alone or -coverpkg with your own packages (./...)", code: 2}
+	}
+	return nil
+}
+
 // runGo runs `go verb -overlay=FILE args` for ga, as parseArgs read the
 // command line, and returns go's exit status as an exitError.
 func runGo(verb string, ga goArgs) error {
-	opts := ga.opts
-	if mode := libraryBuildMode(append(goflagsFields(os.Getenv("GOFLAGS")), ga.args...)); opts.Stdout && mode != "" {
-		return &exitError{msg: "-stdout cannot be used with -buildmode=" + mode + ": a Go library runs no exit hooks when its C host exits, so what it buffered would be lost", code: 2}
-	}
-	if p := stdCoverPattern(append(goflagsFields(os.Getenv("GOFLAGS")), ga.args...)); p != "" {
-		return &exitError{msg: "-coverpkg " + p + " may cover the standard library, whose files go's cover tool reads from disk, not from the overlay: the program would get the toolchain's own bufio (golang/go#73802); use -cover alone or -coverpkg with your own packages (./...)", code: 2}
+	if err := refusal(ga); err != nil {
+		return err
 	}
 	g, err := findGo(ga.dir)
 	if err != nil {
 		return err
 	}
-	ov, err := g.overlay(opts)
+	ov, err := g.overlay(ga.opts)
 	if err != nil {
 		return err
 	}
