@@ -48,6 +48,7 @@ import (
 	"os"
 	"strings"
 
+	"github.com/stdiobuf/stdiobuf/internal/overlay"
 	"github.com/stdiobuf/stdiobuf/stream"
 )
 
@@ -113,11 +114,17 @@ func dispatch(args []string, stdout, stderr io.Writer) error {
 	if len(ga.args) > 0 || ga.overlay != "" {
 		return &exitError{msg: fmt.Sprintf("%s takes no arguments but -stdout and -policy P", verb), code: 2}
 	}
+	return show(stdout, verb, ga.opts)
+}
+
+// show prints, for `stdiobuf overlay`, the overlay file made for opts, or,
+// for `stdiobuf version`, what it is made for.
+func show(stdout io.Writer, verb string, opts overlay.Options) error {
 	g, err := findGo("")
 	if err != nil {
 		return err
 	}
-	ov, err := g.overlay(ga.opts)
+	ov, err := g.overlay(opts)
 	if err != nil {
 		return err
 	}
@@ -126,8 +133,8 @@ func dispatch(args []string, stdout, stderr io.Writer) error {
 		return nil
 	}
 	policy, how := "blksize", "the default"
-	if ga.opts.Policy != "" {
-		policy, how = ga.opts.Policy, "built in by -policy"
+	if opts.Policy != "" {
+		policy, how = opts.Policy, "built in by -policy"
 	}
 	fmt.Fprintf(stdout, "stdiobuf: bufio is stream %s for %s %s/%s (GOROOT %s)\n"+
 		"policy: %s (%s; STDIOBUF_POLICY overrides it at run time)\noverlay: %s\n",
