@@ -4,13 +4,15 @@
 // without a source change (cmd/stdiobuf runs the go command with it).
 //
 // The overlay is made from stream's own source, carried by the stdiobuf
-// binary: the package is renamed bufio; its platform seam, the sys_*.go
-// files that import golang.org/x/sys, is swapped for the std twins in
-// internal/stdseam, which use only the standard library; and bufioapi.go,
-// the one file that imports bufio, is swapped for the toolchain's own
-// declarations of the same names, so error values, SplitFunc and
-// MaxScanTokenSize are bufio's by construction. Before it is published the
-// result is checked against the toolchain's bufio API and compiled.
+// binary: the package is renamed bufio, and its messages and comments
+// name bufio where they named stream (asBufio); its platform seam, the
+// sys_*.go files that import golang.org/x/sys, is swapped for the std
+// twins in internal/stdseam, which use only the standard library; and
+// bufioapi.go, the one file that imports bufio, is swapped for the
+// toolchain's own declarations of the same names, so error values,
+// SplitFunc and MaxScanTokenSize are bufio's by construction. Before it is
+// published the result is checked against the toolchain's bufio API and
+// compiled.
 //
 // The overlay adds no file name: tools that take file names from `go
 // list` read them from disk (go/packages, gopls, staticcheck). stream's
@@ -20,8 +22,8 @@
 // Files that -stdout adds to package os are appended to one of os's.
 //
 // Overlays are written once per toolchain (version, GOROOT and the Go
-// files of the packages the generator reads there), target, stream source
-// and generator source into a cache directory, atomically: a
+// files of the packages the generator reads there), target, Options,
+// stream source and generator source into a cache directory, atomically: a
 // generator writes into a temporary directory and renames it into place,
 // so a reader never sees half an overlay, and of two concurrent generators
 // one rename wins and the other uses its result.
