@@ -57,11 +57,11 @@ const helpFlags = `Flags, anywhere before the packages:
         imports os (all of a program's): as long as a first build from
         scratch, then cached.
     -policy P
-        Build P in as the program's default buffering policy: blksize (the
-        default: min(st_blksize, 128 KiB)), bufsiz (glibc's 8 KiB cap),
-        coreutils (256 KiB and up), bufio (bufio's 4096), readahead,
-        readahead:SIZE or a size such as 65536 or 64K. STDIOBUF_POLICY
-        still overrides it at run time.
+        Build P in as the program's default buffering policy: a named
+        policy (blksize, the default: min(st_blksize, 128 KiB); bufio:
+        bufio's 4096; the others in the README's Policies table and
+        go doc github.com/stdiobuf/stdiobuf/stream Policy) or a size such
+        as 65536 or 64K. STDIOBUF_POLICY still overrides it at run time.
 
 A program built with stdiobuf reads, at run time:
     STDIOBUF_POLICY=P
