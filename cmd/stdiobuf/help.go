@@ -54,8 +54,7 @@ const helpFlags = `Flags, anywhere before the packages:
         a terminal, fully buffered elsewhere, flushed at exit, before
         anything else sees the descriptor and before a read of standard
         input. The first build with -stdout recompiles every package that
-        imports os (all of a program's): as long as a first build from
-        scratch, then cached.
+        imports os, nearly all of a program's; later builds use go's cache.
     -policy P
         Build P in as the program's default buffering policy: a named
         policy (blksize, the default: min(st_blksize, 128 KiB); bufio:
