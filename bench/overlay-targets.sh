@@ -9,19 +9,18 @@
 #                                      for 32-bit: each of stream's build
 #                                      constraint families once (CI)
 #
-# For each target it runs `go build -overlay=... bufio`, which compiles the
-# generated package under the target's build constraints, and
+# For each target it makes the target's overlay (`GOOS=... GOARCH=...
+# stdiobuf overlay`: the generated bufio holds the stream files that target
+# builds), then runs `go build -overlay=... bufio`, which compiles it, and
 # `go vet -overlay=... bufio`, which also type-checks bufio's tests and runs
-# vet in bufio's directory (a new directory added only through an overlay
-# breaks vet). Exit status: 0 if all
-# targets passed, 1 otherwise; the failing targets are listed.
+# vet in bufio's directory. Exit status: 0 if all targets passed, 1
+# otherwise; the failing targets are listed.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 bin=$(mktemp -d)
 trap 'rm -rf "$bin"' EXIT
 go build -o "$bin/stdiobuf" ./cmd/stdiobuf
-overlay=$("$bin/stdiobuf" overlay)
 
 if [ "${1:-}" = --family ]; then
 	mapfile -t targets < <( (go tool dist list | awk -F/ '!seen[$1]++'; echo linux/386) | sort -u)
@@ -36,7 +35,10 @@ failed=()
 start=$SECONDS
 for t in "${targets[@]}"; do
 	env=(CGO_ENABLED=0 GOOS=${t%/*} GOARCH=${t#*/})
-	if ! out=$(env "${env[@]}" go build -overlay="$overlay" bufio 2>&1); then
+	if ! overlay=$(env "${env[@]}" "$bin/stdiobuf" overlay 2>&1); then
+		printf '%-18s FAIL (overlay)\n%s\n' "$t" "$overlay"
+		failed+=("$t")
+	elif ! out=$(env "${env[@]}" go build -overlay="$overlay" bufio 2>&1); then
 		printf '%-18s FAIL (build)\n%s\n' "$t" "$out"
 		failed+=("$t")
 	elif out=$(env "${env[@]}" go vet -overlay="$overlay" bufio 2>&1); then

@@ -31,12 +31,11 @@ esac
 bin=$(mktemp -d)
 trap 'rm -rf "$bin"' EXIT
 go build -o "$bin/stdiobuf" ./cmd/stdiobuf
-overlay=$("$bin/stdiobuf" overlay)
 "$bin/stdiobuf" version
 echo "packages: ${#pkgs[@]}"
 
 # shellcheck disable=SC2086 # GOTESTFLAGS holds several flags
-if go test -overlay="$overlay" ${GOTESTFLAGS:--count=1 -short} "${pkgs[@]}"; then
+if "$bin/stdiobuf" test ${GOTESTFLAGS:--count=1 -short} "${pkgs[@]}"; then
 	echo "all ${#pkgs[@]} packages passed under the overlay"
 else
 	echo "some packages failed under the overlay" >&2

@@ -370,8 +370,13 @@ func (p Policy) invalid() error {
 	return &detailError{ErrInvalidPolicy, p.String() + ": " + policyForms}
 }
 
+// builtinPolicy is the default policy built into the program, as
+// ParsePolicy reads it: "" (blksize) in package stream; `stdiobuf build
+// -policy NAME` sets it in the bufio it generates.
+const builtinPolicy = ""
+
 // defaultPolicy is the policy SetDefaultPolicy set, else $STDIOBUF_POLICY,
-// else PolicyBlksize, also when the variable does not parse (which is
+// else the built-in one, also when the variable does not parse (which is
 // reported once on standard error).
 func defaultPolicy() Policy {
 	if p := Policy(processDefault.Load()); p != PolicyDefault {
@@ -379,17 +384,28 @@ func defaultPolicy() Policy {
 	}
 	v, ok := syscall.Getenv(policyEnv)
 	if !ok || v == "" {
-		return PolicyBlksize
+		return builtinDefault()
 	}
 	p, err := ParsePolicy(v)
 	if err != nil {
-		warnEnv(policyEnv, v, policyForms+"; using blksize")
-		return PolicyBlksize
+		warnEnv(policyEnv, v, policyForms+"; using "+builtinDefault().String())
+		return builtinDefault()
 	}
 	if p == PolicyDefault {
-		// STDIOBUF_POLICY=default: the default is blksize; a decided
+		// STDIOBUF_POLICY=default: the built-in default; a decided
 		// stream never reports PolicyDefault.
-		return PolicyBlksize
+		return builtinDefault()
 	}
 	return p
+}
+
+// builtinDefault is builtinPolicy, PolicyBlksize if it is "" or default.
+func builtinDefault() Policy {
+	if builtinPolicy == "" {
+		return PolicyBlksize
+	}
+	if p, err := ParsePolicy(builtinPolicy); err == nil && p != PolicyDefault {
+		return p
+	}
+	return PolicyBlksize
 }

@@ -28,16 +28,26 @@ var valueFlags = map[string]bool{
 
 // goArgs is a command line for the go command, as stdiobuf reads it.
 type goArgs struct {
-	dir     string   // -C's directory, which must be the first flag
-	overlay string   // the user's own -overlay file, removed from args
-	args    []string // the rest, in order
+	dir     string          // -C's directory, which must be the first flag
+	overlay string          // the user's own -overlay file, removed from args
+	opts    overlay.Options // stdiobuf's own flags, removed from args
+	help    bool            // -h, -help or --help before the packages
+	args    []string        // the rest, in order
 }
 
-// parseArgs finds -C and -overlay in the arguments of `go verb`. Scanning
-// stops at "--", at test's -args, and for run at the first argument that
-// is not a flag: what follows belongs to the program.
+// ownFlags are stdiobuf's flags, and -h, which are not go's.
+var ownFlags = map[string]bool{"stdout": true, "policy": true, "h": true, "help": true}
+
+// parseArgs finds stdiobuf's own flags (-stdout, -policy P), -h, -C and
+// -overlay in the arguments of `go verb`. stdiobuf's flags are taken
+// anywhere before the first package; after it, build, install and vet
+// refuse them with a message that says where they go, and test leaves them
+// to the test binary, as go test does with flags it does not know.
+// Scanning stops at "--", at test's -args, and for run at the first
+// argument that is not a flag: what follows belongs to the program.
 func parseArgs(verb string, args []string) (goArgs, error) {
 	var g goArgs
+	packages := false // an argument that is not a flag has been seen
 	for i := 0; i < len(args); i++ {
 		first, a := i == 0, args[i]
 		if a == "--" || (verb == "test" && (a == "-args" || a == "--args")) {
@@ -49,10 +59,37 @@ func parseArgs(verb string, args []string) (goArgs, error) {
 				g.args = append(g.args, args[i:]...)
 				break
 			}
+			packages = true
 			g.args = append(g.args, a)
 			continue
 		}
 		name, value, hasValue := strings.Cut(strings.TrimPrefix(strings.TrimPrefix(a, "-"), "-"), "=")
+		if ownFlags[name] && packages && verb == "test" {
+			g.args = append(g.args, a)
+			continue
+		}
+		if ownFlags[name] {
+			if packages {
+				return g, fmt.Errorf("%s goes before the packages: stdiobuf %s [-stdout] [-policy P] [go flags] [packages]", a, verb)
+			}
+			switch {
+			case name == "policy" && !hasValue:
+				if i+1 == len(args) {
+					return g, fmt.Errorf("flag needs an argument: %s", a)
+				}
+				i++
+				g.opts.Policy = args[i]
+			case name == "policy":
+				g.opts.Policy = value
+			case hasValue:
+				return g, fmt.Errorf("%s takes no value", a)
+			case name == "stdout":
+				g.opts.Stdout = true
+			default:
+				g.help = true
+			}
+			continue
+		}
 		if !hasValue && valueFlags[name] {
 			if i+1 == len(args) {
 				return g, fmt.Errorf("flag needs an argument: %s", a)
@@ -97,10 +134,64 @@ func libraryBuildMode(args []string) string {
 	return ""
 }
 
+// goflagsFields splits a GOFLAGS value into its flags as the go command
+// does: at spaces, a flag written between single or double quotes taken
+// whole, without unescaping. An unterminated quote takes the rest.
+func goflagsFields(s string) []string {
+	var fields []string
+	for {
+		s = strings.TrimLeft(s, " \t\n\r")
+		if s == "" {
+			return fields
+		}
+		if q := s[0]; q == '\'' || q == '"' {
+			field, rest, _ := strings.Cut(s[1:], string(q))
+			fields, s = append(fields, field), rest
+			continue
+		}
+		end := strings.IndexAny(s, " \t\n\r")
+		if end < 0 {
+			end = len(s)
+		}
+		fields, s = append(fields, s[:end]), s[end:]
+	}
+}
+
+// stdCoverPattern returns the first -coverpkg pattern in args that may
+// match a package of the standard library, or "". go's cover tool reads
+// the files of the packages it instruments from disk, not through the
+// overlay (golang/go#73802), so such a package would be built from the
+// toolchain's own source: the program would get the toolchain's bufio (and
+// os), and go's build cache would keep it under the overlay's key. A
+// pattern can only match the standard library if it is not relative, not
+// absolute and its first element has no dot but a wildcard's (all, std,
+// bufio, net/..., ...). Flags after "--" or -args are the program's.
+func stdCoverPattern(args []string) string {
+	for i, a := range args {
+		if a == "--" || a == "-args" || a == "--args" {
+			break
+		}
+		name, value, ok := strings.Cut(strings.TrimLeft(a, "-"), "=")
+		if name != "coverpkg" || !strings.HasPrefix(a, "-") {
+			continue
+		}
+		if !ok && i+1 < len(args) {
+			value = args[i+1]
+		}
+		for _, p := range strings.Split(value, ",") {
+			first, _, _ := strings.Cut(p, "/")
+			if p != "" && first != "." && first != ".." && !filepath.IsAbs(p) && !strings.Contains(strings.ReplaceAll(first, "...", ""), ".") {
+				return p
+			}
+		}
+	}
+	return ""
+}
+
 // goflagsOverlay returns the -overlay file named in GOFLAGS, if any.
 func goflagsOverlay() string {
 	var file string
-	for _, f := range strings.Fields(os.Getenv("GOFLAGS")) {
+	for _, f := range goflagsFields(os.Getenv("GOFLAGS")) {
 		name, value, ok := strings.Cut(strings.TrimPrefix(strings.TrimPrefix(f, "-"), "-"), "=")
 		if ok && name == "overlay" {
 			file = value
@@ -109,21 +200,30 @@ func goflagsOverlay() string {
 	return file
 }
 
-// runGo runs `go verb -overlay=FILE args` and returns go's exit status
-// as an exitError.
-func runGo(verb string, args []string, opts overlay.Options) error {
-	ga, err := parseArgs(verb, args)
-	if err != nil {
-		return &exitError{msg: err.Error(), code: 2}
-	}
-	if mode := libraryBuildMode(append(strings.Fields(os.Getenv("GOFLAGS")), ga.args...)); opts.Stdout && mode != "" {
+// refusal returns the error for a build stdiobuf cannot make as asked,
+// its flags and GOFLAGS taken together, or nil.
+func refusal(ga goArgs) error {
+	args := append(goflagsFields(os.Getenv("GOFLAGS")), ga.args...)
+	if mode := libraryBuildMode(args); ga.opts.Stdout && mode != "" {
 		return &exitError{msg: "-stdout cannot be used with -buildmode=" + mode + ": a Go library runs no exit hooks when its C host exits, so what it buffered would be lost", code: 2}
+	}
+	if p := stdCoverPattern(args); p != "" {
+		return &exitError{msg: "-coverpkg " + p + " may cover the standard library, whose files go's cover tool reads from disk, not from the overlay: the program would get the toolchain's own bufio (golang/go#73802); use -cover alone or -coverpkg with your own packages (./...)", code: 2}
+	}
+	return nil
+}
+
+// runGo runs `go verb -overlay=FILE args` for ga, as parseArgs read the
+// command line, and returns go's exit status as an exitError.
+func runGo(verb string, ga goArgs) error {
+	if err := refusal(ga); err != nil {
+		return err
 	}
 	g, err := findGo(ga.dir)
 	if err != nil {
 		return err
 	}
-	ov, err := g.overlay(opts)
+	ov, err := g.overlay(ga.opts)
 	if err != nil {
 		return err
 	}
@@ -140,11 +240,13 @@ func runGo(verb string, args []string, opts overlay.Options) error {
 		defer os.Remove(merged)
 		file = merged
 	}
+	goflags, err := withOverlay(os.Getenv("GOFLAGS"), file)
+	if err != nil {
+		return err
+	}
 	cmd := exec.Command(g.path, append([]string{verb, "-overlay=" + file}, ga.args...)...)
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, os.Stdout, os.Stderr
-	if g.env != nil {
-		cmd.Env = append(os.Environ(), g.env...)
-	}
+	cmd.Env = append(append(os.Environ(), g.env...), "GOFLAGS="+goflags)
 	// A terminal's interrupt reaches go too: let go decide what it means,
 	// and report its status.
 	sig := make(chan os.Signal, 1)
@@ -157,6 +259,26 @@ func runGo(verb string, args []string, opts overlay.Options) error {
 		return err
 	}
 	return nil
+}
+
+// withOverlay returns goflags, a GOFLAGS value, with -overlay=file added
+// last, where it overrides an -overlay before it: the go command stdiobuf
+// runs and every process that one starts (a test binary, the go command a
+// test runs) build with the overlay. file is quoted, as GOFLAGS allows, if
+// it holds a space.
+func withOverlay(goflags, file string) (string, error) {
+	flag := "-overlay=" + file
+	if strings.ContainsAny(flag, " \t\n\r'\"") {
+		switch {
+		case !strings.Contains(flag, "'"):
+			flag = "'" + flag + "'"
+		case !strings.Contains(flag, `"`):
+			flag = `"` + flag + `"`
+		default:
+			return "", fmt.Errorf("the overlay's path %q holds both kinds of quote, which GOFLAGS cannot carry", file)
+		}
+	}
+	return strings.TrimSpace(goflags + " " + flag), nil
 }
 
 // mergeOverlay writes a temporary overlay with the replacements of the

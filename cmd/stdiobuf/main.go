@@ -8,40 +8,37 @@
 //
 // Usage:
 //
-//	stdiobuf build|install|run|test|vet [-stdout] [go flags] [packages]
-//	stdiobuf overlay [-stdout]
-//	stdiobuf version [-stdout]
+//	stdiobuf build|install|run|test|vet [-stdout] [-policy P] [go flags] [packages]
+//	stdiobuf overlay [-stdout] [-policy P]
+//	stdiobuf version [-stdout] [-policy P]
+//	stdiobuf help [verb]
 //
 // The first form runs `go VERB -overlay=FILE [go flags] [packages]` and
-// exits with go's exit status. `stdiobuf overlay` prints FILE, for
+// exits with go's exit status; the go command and every process it starts
+// (a test binary, the go command that one runs) have the overlay in
+// GOFLAGS. `stdiobuf overlay` prints FILE, for
 // `go build -overlay=$(stdiobuf overlay) ./...` or
-// GOFLAGS=-overlay=FILE. `stdiobuf version` prints the Go toolchain and
-// the stream version the overlay is made for, and the overlay's path.
+// GOFLAGS=-overlay=FILE. `stdiobuf version` prints the Go toolchain, the
+// target and the stream version the overlay is made for, the default
+// policy it builds in, and the overlay's path. stdiobuf's flags go
+// anywhere before the packages: -stdout also buffers os.Stdout as a C
+// program's stdout (see internal/osstdout), -policy P builds P in as the
+// program's default policy (STDIOBUF_POLICY still overrides it at run
+// time). `stdiobuf help` says more (help.go).
 //
 // stdiobuf uses the go command on PATH (or $GOROOT/bin/go) and asks it for
-// GOROOT and GOVERSION, so GOTOOLCHAIN and a go.mod's toolchain line are
-// honoured: the overlay is made for the toolchain that will compile. A
-// toolchain GOTOOLCHAIN downloaded into the module cache, whose files go
-// refuses to overlay, is run through a link to its GOROOT in stdiobuf's
-// cache directory, with GOTOOLCHAIN=local. The overlay is
-// generated from the stream source built into this binary, checked
-// against that toolchain's bufio API and compiled, once per toolchain and
-// stream version, into the user cache directory (os.UserCacheDir, then
-// stdiobuf/); later runs reuse it. A -overlay flag of your own, on the
-// command line or in GOFLAGS, is merged with stdiobuf's unless it
-// replaces bufio's files too, which is refused.
-//
-// With -stdout (first, right after the verb) the overlay also changes
-// package os so that the process's original standard output is buffered
-// as a C program's stdout is: line buffered on a terminal, otherwise a
-// buffer of the policy's size, _STDBUF_O and STDIOBUF_POLICY honoured,
-// flushed on return from main, os.Exit and log.Fatal, before anything
-// else can see the descriptor (Fd, SyscallConn, Stat, Seek, Sync, Close,
-// a child process), before a read of standard input from anything but a
-// regular file (a peer may be waiting for the output: glibc flushes only
-// a line-buffered stdout there), and before each write to standard error
-// when both are the same file. An unrecovered panic runs no exit hooks: what is still
-// buffered then is lost, as after abort(3) in C. See internal/osstdout.
+// GOROOT, GOVERSION, GOOS and GOARCH, so GOTOOLCHAIN, a go.mod's toolchain
+// line and a cross-compilation's target are honoured: the overlay is made
+// for the toolchain and target that will compile. A toolchain GOTOOLCHAIN
+// downloaded into the module cache, whose files go refuses to overlay, is
+// run through a link to its GOROOT in stdiobuf's cache directory, with
+// GOTOOLCHAIN=local. The overlay is generated from the stream source built
+// into this binary, checked against that toolchain's bufio API and
+// compiled, once per toolchain, target, flags and stream version, into
+// the user cache directory (os.UserCacheDir, then stdiobuf/); later runs
+// reuse it. A -overlay flag of your own, on the command line or in
+// GOFLAGS, is merged with stdiobuf's unless it replaces bufio's files too,
+// which is refused.
 package main
 
 import (
@@ -49,14 +46,11 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 
 	"github.com/stdiobuf/stdiobuf/internal/overlay"
+	"github.com/stdiobuf/stdiobuf/stream"
 )
-
-const usage = `usage: stdiobuf build|install|run|test|vet [-stdout] [go flags] [packages]
-       stdiobuf overlay [-stdout]
-       stdiobuf version [-stdout]
-`
 
 // goVerbs are the go commands stdiobuf runs with its overlay.
 var goVerbs = map[string]bool{"build": true, "install": true, "run": true, "test": true, "vet": true}
@@ -96,35 +90,67 @@ func dispatch(args []string, stdout, stderr io.Writer) error {
 		return &exitError{code: 2}
 	}
 	verb, args := args[0], args[1:]
-	var opts overlay.Options
-	if len(args) > 0 && (args[0] == "-stdout" || args[0] == "--stdout") {
-		opts.Stdout, args = true, args[1:]
+	switch name, _, _ := strings.Cut(strings.TrimLeft(verb, "-"), "="); {
+	case verb == "help" || strings.HasPrefix(verb, "-") && (name == "h" || name == "help"):
+		return help(stdout, args)
+	case strings.HasPrefix(verb, "-") && ownFlags[name]:
+		return &exitError{msg: fmt.Sprintf("%s goes after the command: stdiobuf build %s ... (run stdiobuf help)", verb, verb), code: 2}
+	case !goVerbs[verb] && verb != "overlay" && verb != "version":
+		return &exitError{msg: fmt.Sprintf("unknown command %q (run stdiobuf help)", verb), code: 2}
 	}
-	switch {
-	case verb == "help" || verb == "-h" || verb == "-help" || verb == "--help":
-		io.WriteString(stdout, usage)
-		return nil
-	case verb == "overlay" || verb == "version":
-		if len(args) > 0 {
-			return &exitError{msg: fmt.Sprintf("%s takes no arguments but -stdout", verb), code: 2}
-		}
-		g, err := findGo("")
-		if err != nil {
-			return err
-		}
-		ov, err := g.overlay(opts)
-		if err != nil {
-			return err
-		}
-		if verb == "overlay" {
-			fmt.Fprintln(stdout, ov.JSON)
-		} else {
-			fmt.Fprintf(stdout, "stdiobuf: bufio is stream %s for %s (GOROOT %s)\noverlay: %s\n",
-				ov.Version, g.tc.GOVERSION, g.tc.GOROOT, ov.JSON)
-		}
-		return nil
-	case goVerbs[verb]:
-		return runGo(verb, args, opts)
+	ga, err := parseArgs(verb, args)
+	if err != nil {
+		return &exitError{msg: err.Error(), code: 2}
 	}
-	return &exitError{msg: fmt.Sprintf("unknown command %q (run stdiobuf help)", verb), code: 2}
+	if ga.help {
+		return help(stdout, []string{verb})
+	}
+	if ga.opts.Policy, err = canonicalPolicy(ga.opts.Policy); err != nil {
+		return &exitError{msg: "-policy: " + err.Error(), code: 2}
+	}
+	if goVerbs[verb] {
+		return runGo(verb, ga)
+	}
+	if len(ga.args) > 0 || ga.overlay != "" {
+		return &exitError{msg: fmt.Sprintf("%s takes no arguments but -stdout and -policy P", verb), code: 2}
+	}
+	return show(stdout, verb, ga.opts)
+}
+
+// show prints, for `stdiobuf overlay`, the overlay file made for opts, or,
+// for `stdiobuf version`, what it is made for.
+func show(stdout io.Writer, verb string, opts overlay.Options) error {
+	g, err := findGo("")
+	if err != nil {
+		return err
+	}
+	ov, err := g.overlay(opts)
+	if err != nil {
+		return err
+	}
+	if verb == "overlay" {
+		fmt.Fprintln(stdout, ov.JSON)
+		return nil
+	}
+	policy, how := "blksize", "the default"
+	if opts.Policy != "" {
+		policy, how = opts.Policy, "built in by -policy"
+	}
+	fmt.Fprintf(stdout, "stdiobuf: bufio is stream %s for %s %s/%s (GOROOT %s)\n"+
+		"policy: %s (%s; STDIOBUF_POLICY overrides it at run time)\noverlay: %s\n",
+		ov.Version, g.tc.GOVERSION, g.tc.GOOS, g.tc.GOARCH, g.tc.GOROOT, policy, how, ov.JSON)
+	return nil
+}
+
+// canonicalPolicy returns the policy named by s as stream prints it, ""
+// for none or the default, or ParsePolicy's error.
+func canonicalPolicy(s string) (string, error) {
+	if s == "" {
+		return "", nil
+	}
+	p, err := stream.ParsePolicy(s)
+	if err != nil || p == stream.PolicyDefault {
+		return "", err
+	}
+	return p.String(), nil
 }

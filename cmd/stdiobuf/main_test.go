@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/stdiobuf/stdiobuf/internal/overlay"
 )
 
 func TestParseArgs(t *testing.T) {
@@ -29,6 +30,14 @@ func TestParseArgs(t *testing.T) {
 		{"test", []string{"./...", "-run", "X", "-overlay=o"}, goArgs{overlay: "o", args: []string{"./...", "-run", "X"}}},
 		{"test", []string{".", "-args", "-overlay=o"}, goArgs{args: []string{".", "-args", "-overlay=o"}}},
 		{"vet", []string{"--", "-overlay=o"}, goArgs{args: []string{"--", "-overlay=o"}}},
+		// stdiobuf's own flags, anywhere before the packages.
+		{"build", []string{"-o", "x", "-stdout", "."}, goArgs{opts: overlay.Options{Stdout: true}, args: []string{"-o", "x", "."}}},
+		{"build", []string{"--stdout", "-policy", "64K", "-v"}, goArgs{opts: overlay.Options{Stdout: true, Policy: "64K"}, args: []string{"-v"}}},
+		{"install", []string{"-tags", "-stdout", "--policy=coreutils", "."}, goArgs{opts: overlay.Options{Policy: "coreutils"}, args: []string{"-tags", "-stdout", "."}}},
+		{"run", []string{"-stdout", "main.go", "-stdout", "-h"}, goArgs{opts: overlay.Options{Stdout: true}, args: []string{"main.go", "-stdout", "-h"}}},
+		{"test", []string{"-policy=bufio", "./...", "-stdout", "-policy", "p"}, goArgs{opts: overlay.Options{Policy: "bufio"}, args: []string{"./...", "-stdout", "-policy", "p"}}},
+		{"vet", []string{"-h"}, goArgs{help: true}},
+		{"overlay", []string{"-stdout", "-policy=bufsiz"}, goArgs{opts: overlay.Options{Stdout: true, Policy: "bufsiz"}}},
 	}
 	for _, tt := range tests {
 		got, err := parseArgs(tt.verb, tt.args)
@@ -40,8 +49,20 @@ func TestParseArgs(t *testing.T) {
 			t.Errorf("parseArgs(%s, %q) -want +got:\n%s", tt.verb, tt.args, diff)
 		}
 	}
-	if _, err := parseArgs("build", []string{"-o"}); err == nil || err.Error() != "flag needs an argument: -o" {
-		t.Errorf("parseArgs(build, -o): %v, want flag needs an argument", err)
+	for _, tt := range []struct {
+		verb string
+		args []string
+		want string
+	}{
+		{"build", []string{"-o"}, "flag needs an argument: -o"},
+		{"build", []string{"-policy"}, "flag needs an argument: -policy"},
+		{"build", []string{"-stdout=true", "."}, "-stdout=true takes no value"},
+		{"build", []string{".", "-stdout"}, "-stdout goes before the packages: stdiobuf build [-stdout] [-policy P] [go flags] [packages]"},
+		{"vet", []string{"./...", "-policy=bufio"}, "-policy=bufio goes before the packages: stdiobuf vet [-stdout] [-policy P] [go flags] [packages]"},
+	} {
+		if _, err := parseArgs(tt.verb, tt.args); err == nil || err.Error() != tt.want {
+			t.Errorf("parseArgs(%s, %q): %v, want %q", tt.verb, tt.args, err, tt.want)
+		}
 	}
 }
 
@@ -199,7 +220,7 @@ func TestBadInput(t *testing.T) {
 	}{
 		{"go fails", []string{"PATH=" + fakeGo(t, "echo 'go: simulated failure' >&2; exit 3\n")}, []string{"build", "."},
 			3, "stdiobuf: go env GOROOT GOVERSION: go: simulated failure", true},
-		{"bufio API stream lacks", []string{"PATH=" + fakeGo(t, "if [ \"$1\" = env ]; then echo "+fake+"; echo go1.99.1; echo "+fake+"/modcache; exit 0; fi\nexit 9\n")}, []string{"build", "."},
+		{"bufio API stream lacks", []string{"PATH=" + fakeGo(t, "if [ \"$1\" = env ]; then echo "+fake+"; echo go1.99.1; echo "+fake+"/modcache; echo linux; echo amd64; exit 0; fi\nexit 9\n")}, []string{"build", "."},
 			1, "stdiobuf: bufio API mismatch: go1.99.1's bufio has ScanSentences (func([]byte, bool) (int, []byte, error)), which stream lacks", true},
 		{"unwritable cache", cacheEnv(filepath.Join(notDir, "cache")), []string{"build", "."},
 			1, "stdiobuf: cache directory: mkdir " + notDir + ": not a directory", true},
@@ -207,6 +228,14 @@ func TestBadInput(t *testing.T) {
 			2, "flag provided but not defined: -notaflag", false},
 		{"unknown command", nil, []string{"frobnicate"},
 			2, `stdiobuf: unknown command "frobnicate" (run stdiobuf help)`, true},
+		{"flag before the command", nil, []string{"-stdout", "build", "."},
+			2, "stdiobuf: -stdout goes after the command: stdiobuf build -stdout ... (run stdiobuf help)", true},
+		{"flag after the packages", nil, []string{"build", ".", "-stdout"},
+			2, "stdiobuf: -stdout goes before the packages: stdiobuf build [-stdout] [-policy P] [go flags] [packages]", true},
+		{"bad policy", nil, []string{"build", "-policy", "bogus", "."},
+			2, `stdiobuf: -policy: stream: invalid policy "bogus": want blksize, `, true},
+		{"overlay with a package", nil, []string{"overlay", "."},
+			2, "stdiobuf: overlay takes no arguments but -stdout and -policy P", true},
 		{"overlay replacing bufio", nil, []string{"build", "-overlay=" + filepath.Join(fake, "o.json"), "."},
 			1, "replaces " + filepath.Join(strings.TrimSpace(string(goroot)), "src", "bufio", "bufio.go") + ", which stdiobuf's overlay replaces", true},
 	}
@@ -225,7 +254,7 @@ func TestBadInput(t *testing.T) {
 		})
 	}
 	// Nothing partial was left in the cache by the failures.
-	shared := filepath.Join(testDir, "cache", "stdiobuf")
+	shared := filepath.Join(testDir, "cache", "stdiobuf", "overlays")
 	entries, err = os.ReadDir(shared)
 	if err != nil && !os.IsNotExist(err) {
 		t.Fatal(err)
@@ -304,7 +333,7 @@ func TestConcurrentOverlay(t *testing.T) {
 	if _, err := os.Stat(path); err != nil {
 		t.Fatal(err)
 	}
-	entries, err := os.ReadDir(filepath.Join(cache, "stdiobuf"))
+	entries, err := os.ReadDir(filepath.Join(cache, "stdiobuf", "overlays"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -9,19 +9,20 @@ import (
 	"testing"
 )
 
-// overlayOnce generates the overlay for the tests, once, into a cache in
-// testDir.
-var overlayOnce struct {
-	once sync.Once
-	path string
-	err  error
+// overlays are the overlays the tests generated, by the arguments of
+// `stdiobuf overlay`, each made once into a cache in testDir.
+var overlays struct {
+	mu    sync.Mutex
+	paths map[string]string
 }
 
 // testCacheEnv is the environment that points stdiobuf at the tests'
 // cache.
 func testCacheEnv() []string { return cacheEnv(filepath.Join(testDir, "cache")) }
 
-func testOverlay(t *testing.T) string {
+// testOverlay returns the overlay `stdiobuf overlay args...` prints,
+// generated into the tests' cache the first time.
+func testOverlay(t *testing.T, args ...string) string {
 	t.Helper()
 	if testing.Short() {
 		t.Skip("generates an overlay and compiles with it; -short skips it")
@@ -29,21 +30,25 @@ func testOverlay(t *testing.T) string {
 	if stdiobufBin == "" {
 		t.Skip("cmd/stdiobuf did not build")
 	}
-	overlayOnce.once.Do(func() {
-		cmd := exec.Command(stdiobufBin, "overlay")
-		cmd.Env = append(os.Environ(), testCacheEnv()...)
-		var stderr strings.Builder
-		cmd.Stderr = &stderr
-		out, err := cmd.Output()
-		if err != nil {
-			overlayOnce.err = &exitError{msg: "stdiobuf overlay: " + err.Error() + ": " + stderr.String()}
-		}
-		overlayOnce.path = strings.TrimSpace(string(out))
-	})
-	if overlayOnce.err != nil {
-		t.Fatal(overlayOnce.err)
+	overlays.mu.Lock()
+	defer overlays.mu.Unlock()
+	key := strings.Join(args, " ")
+	if p, ok := overlays.paths[key]; ok {
+		return p
 	}
-	return overlayOnce.path
+	cmd := exec.Command(stdiobufBin, append([]string{"overlay"}, args...)...)
+	cmd.Env = append(os.Environ(), testCacheEnv()...)
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("stdiobuf overlay %s: %v: %s", key, err, stderr.String())
+	}
+	if overlays.paths == nil {
+		overlays.paths = make(map[string]string)
+	}
+	overlays.paths[key] = strings.TrimSpace(string(out))
+	return overlays.paths[key]
 }
 
 // TestGoBufioTests runs the toolchain's own bufio tests on the generated

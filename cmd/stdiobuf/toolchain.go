@@ -36,7 +36,7 @@ func findGo(dir string) (*goTool, error) {
 			return nil, fmt.Errorf("no go command on PATH, and none in GOROOT: %v", err)
 		}
 	}
-	cmd := exec.Command(path, "env", "GOROOT", "GOVERSION", "GOMODCACHE")
+	cmd := exec.Command(path, "env", "GOROOT", "GOVERSION", "GOMODCACHE", "GOOS", "GOARCH")
 	cmd.Dir = dir
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
@@ -49,10 +49,10 @@ func findGo(dir string) (*goTool, error) {
 		return nil, &exitError{msg: "go env GOROOT GOVERSION: " + msg, code: exitCode(err)}
 	}
 	lines := strings.Split(strings.TrimRight(string(out), "\n"), "\n")
-	if len(lines) != 3 || lines[0] == "" || !strings.HasPrefix(lines[1], "go") {
-		return nil, fmt.Errorf("go env GOROOT GOVERSION GOMODCACHE printed %q, want a GOROOT, a version and a directory", out)
+	if len(lines) != 5 || lines[0] == "" || !strings.HasPrefix(lines[1], "go") || lines[3] == "" || lines[4] == "" {
+		return nil, fmt.Errorf("go env GOROOT GOVERSION GOMODCACHE GOOS GOARCH printed %q, want a GOROOT, a version, a directory and a target", out)
 	}
-	g := &goTool{path: path, dir: dir, tc: overlay.Toolchain{GOROOT: lines[0], GOVERSION: lines[1]}}
+	g := &goTool{path: path, dir: dir, tc: overlay.Toolchain{GOROOT: lines[0], GOVERSION: lines[1], GOOS: lines[3], GOARCH: lines[4]}}
 	if modcache := lines[2]; modcache != "" && within(g.tc.GOROOT, modcache) {
 		if err := g.linkGOROOT(); err != nil {
 			return nil, err
@@ -88,13 +88,15 @@ func within(path, dir string) bool {
 	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
 }
 
-// cacheDir is where stdiobuf keeps its overlays: os.UserCacheDir()/stdiobuf.
+// cacheDir is where stdiobuf keeps its overlays and GOROOT links:
+// os.UserCacheDir()/stdiobuf/overlays, a directory of their own, which
+// removing clears (headbench keeps its input beside it).
 func cacheDir() (string, error) {
 	cache, err := os.UserCacheDir()
 	if err != nil {
 		return "", fmt.Errorf("cache directory: %v", err)
 	}
-	return filepath.Join(cache, "stdiobuf"), nil
+	return filepath.Join(cache, "stdiobuf", "overlays"), nil
 }
 
 func goExe() string {

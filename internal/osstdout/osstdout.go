@@ -28,6 +28,11 @@ import (
 	"strings"
 )
 
+// Packages are the standard-library packages whose source Files reads
+// from a GOROOT: a generator that caches what Files returns must hash
+// their files into its cache key.
+var Packages = []string{"os"}
+
 // Methods are the methods of *os.File that the added files wrap.
 var Methods = []string{
 	"Write", "WriteAt", "ReadFrom", "Read", "Fd", "SyscallConn", "Sync",

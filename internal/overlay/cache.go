@@ -9,6 +9,8 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -32,13 +34,36 @@ type overlayJSON struct {
 // other packages can join it.
 type pkgOverlay struct {
 	path string            // import path, such as "bufio"
-	std  *pkgFiles         // the toolchain's own files of the package
-	gen  map[string][]byte // the generated files, by base name
+	std  map[string][]byte // the toolchain's Go files of the package, by base name, tests included
+	gen  map[string][]byte // the generated files, by base name; after layout, only names std has
 	// patch keeps the toolchain's files that gen does not replace (the
 	// overlay changes a few files of the package, as -stdout does os's);
 	// otherwise they are deleted and gen is the whole package.
 	patch bool
+	spans map[string][]span // by base name: where a merged file's lines came from
 }
+
+// sourcePositions rewrites, in a compiler's message, positions in the
+// packages' merged files (src/PKG/NAME.go:LINE) to where the lines came
+// from.
+func sourcePositions(pkgs []*pkgOverlay, msg string) string {
+	return compilerPos.ReplaceAllStringFunc(msg, func(m string) string {
+		sub := compilerPos.FindStringSubmatch(m)
+		line, _ := strconv.Atoi(sub[3])
+		for _, p := range pkgs {
+			if filepath.ToSlash(sub[1]) == p.path {
+				if pos := position(p.spans[sub[2]], line); pos != "" {
+					return pos
+				}
+			}
+		}
+		return m
+	})
+}
+
+// compilerPos is a position in a generated file as the compile check
+// reports it, relative to the overlay's directory.
+var compilerPos = regexp.MustCompile(`src[/\\](\S+)[/\\]([^/\\\s:]+\.go):(\d+)`)
 
 // srcDir is the package's directory under GOROOT or the overlay's dir.
 func (p pkgOverlay) srcDir(root string) string {
@@ -47,12 +72,12 @@ func (p pkgOverlay) srcDir(root string) string {
 
 // replacements maps each non-test file of the toolchain's packages to its
 // generated file under dir, or to "" (deleted) if the generated package
-// has no file of that name and is not a patch, and adds the generated
-// files the toolchain's package lacks.
-func replacements(pkgs []pkgOverlay, goroot, dir string) map[string]string {
+// has no file of that name and is not a patch. After layout every
+// generated file has a name the toolchain's package has.
+func replacements(pkgs []*pkgOverlay, goroot, dir string) map[string]string {
 	r := make(map[string]string)
 	for _, p := range pkgs {
-		for name := range p.std.files {
+		for name := range p.std {
 			if !p.patch && !strings.HasSuffix(name, "_test.go") {
 				r[filepath.Join(p.srcDir(goroot), name)] = ""
 			}
@@ -68,7 +93,7 @@ func replacements(pkgs []pkgOverlay, goroot, dir string) map[string]string {
 // them with goCmd, and renames the directory to ov.Dir. If another
 // generator published the same overlay first, its result stands and this
 // one is dropped.
-func publish(tc Toolchain, pkgs []pkgOverlay, ov *Overlay, goCmd string) error {
+func publish(tc Toolchain, pkgs []*pkgOverlay, ov *Overlay, goCmd string) error {
 	root := filepath.Dir(ov.Dir)
 	if err := os.MkdirAll(root, 0o755); err != nil {
 		return fmt.Errorf("%w: %v", ErrCache, err)
@@ -86,8 +111,8 @@ func publish(tc Toolchain, pkgs []pkgOverlay, ov *Overlay, goCmd string) error {
 	for _, p := range pkgs {
 		paths = append(paths, p.path)
 	}
-	if err := compile(goCmd, filepath.Join(tmp, checkFile), tmp, paths); err != nil {
-		return fmt.Errorf("%w with %s: %v", ErrCompile, tc.GOVERSION, err)
+	if err := compile(tc, goCmd, filepath.Join(tmp, checkFile), tmp, paths); err != nil {
+		return fmt.Errorf("%w with %s: %v", ErrCompile, tc.GOVERSION, sourcePositions(pkgs, err.Error()))
 	}
 	if err := os.Remove(filepath.Join(tmp, checkFile)); err != nil {
 		return fmt.Errorf("%w: %v", ErrCache, err)
@@ -105,7 +130,7 @@ func publish(tc Toolchain, pkgs []pkgOverlay, ov *Overlay, goCmd string) error {
 // writeOverlay writes the generated files, the overlay file naming them
 // at their published paths, the check overlay naming them where they are
 // now, and the version file.
-func writeOverlay(tmp string, tc Toolchain, pkgs []pkgOverlay, ov *Overlay) error {
+func writeOverlay(tmp string, tc Toolchain, pkgs []*pkgOverlay, ov *Overlay) error {
 	for _, p := range pkgs {
 		dir := p.srcDir(tmp)
 		if err := os.MkdirAll(dir, 0o755); err != nil {
@@ -130,13 +155,14 @@ func writeOverlay(tmp string, tc Toolchain, pkgs []pkgOverlay, ov *Overlay) erro
 	return os.WriteFile(filepath.Join(tmp, versionFile), []byte(v), 0o644)
 }
 
-// compile builds the packages with the overlay, in dir, where no go.mod
-// can pick another toolchain; GOFLAGS is cleared so a user's flags cannot
-// change what is checked.
-func compile(goCmd, overlay, dir string, pkgs []string) error {
+// compile builds the packages with the overlay for tc's target, in dir,
+// where no go.mod can pick another toolchain; GOFLAGS is cleared so a
+// user's flags cannot change what is checked, and GOROOT is tc's, which
+// go would not find by itself where tc.GOROOT is a link.
+func compile(tc Toolchain, goCmd, overlay, dir string, pkgs []string) error {
 	cmd := exec.Command(goCmd, append([]string{"build", "-overlay=" + overlay}, pkgs...)...)
 	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "GOFLAGS=", "GOTOOLCHAIN=local")
+	cmd.Env = append(os.Environ(), "GOFLAGS=", "GOTOOLCHAIN=local", "GOROOT="+tc.GOROOT, "GOOS="+tc.GOOS, "GOARCH="+tc.GOARCH)
 	out, err := cmd.CombinedOutput()
 	if err != nil {
 		msg := strings.TrimSpace(string(bytes.ReplaceAll(out, []byte(dir+string(filepath.Separator)), nil)))

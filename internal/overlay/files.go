@@ -7,9 +7,13 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"os"
 	"path"
+	"path/filepath"
 	"sort"
 	"strings"
+
+	"github.com/stdiobuf/stdiobuf/internal/osstdout"
 )
 
 // generatorSource is this package's own source: it is part of the cache
@@ -63,6 +67,26 @@ func readSourceDir(src fs.FS, dir string, files map[string][]byte) error {
 	return nil
 }
 
+// readGoFiles returns the Go files of dir, tests included, by base name.
+func readGoFiles(dir string) (map[string][]byte, error) {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, err
+	}
+	files := make(map[string][]byte)
+	for _, e := range entries {
+		if e.IsDir() || !strings.HasSuffix(e.Name(), ".go") {
+			continue
+		}
+		b, err := os.ReadFile(filepath.Join(dir, e.Name()))
+		if err != nil {
+			return nil, err
+		}
+		files[e.Name()] = b
+	}
+	return files, nil
+}
+
 // hashFiles returns a hex SHA-256 over the names and contents of files,
 // in name order.
 func hashFiles(files map[string][]byte) string {
@@ -79,9 +103,12 @@ func hashFiles(files map[string][]byte) string {
 	return hex.EncodeToString(h.Sum(nil))
 }
 
-// cacheKey names the overlay for tc, stream's files and this generator.
-// GOROOT is in it because the overlay maps files by their GOROOT path.
-func cacheKey(tc Toolchain, files map[string][]byte) string {
+// cacheKey names the overlay for tc, stream's files, opts and this
+// generator. GOROOT is in it because the overlay maps files by their
+// GOROOT path, and so are the toolchain's own Go files of the packages
+// the generator reads (toolchainPackages): a GOROOT patched by a
+// distribution keeps its GOVERSION.
+func cacheKey(tc Toolchain, files map[string][]byte, opts Options) (string, error) {
 	gen := make(map[string][]byte)
 	entries, _ := fs.ReadDir(generatorSource, ".")
 	for _, e := range entries {
@@ -90,6 +117,25 @@ func cacheKey(tc Toolchain, files map[string][]byte) string {
 		}
 	}
 	h := sha256.New()
-	fmt.Fprintf(h, "%s\n%s\n%s\n%s\n", tc.GOVERSION, tc.GOROOT, hashFiles(files), hashFiles(gen))
-	return hex.EncodeToString(h.Sum(nil))[:16]
+	fmt.Fprintf(h, "%s\n%s\n%s/%s\n%t %q\n%s\n%s\n", tc.GOVERSION, tc.GOROOT, tc.GOOS, tc.GOARCH,
+		opts.Stdout, opts.Policy, hashFiles(files), hashFiles(gen))
+	for _, p := range toolchainPackages(opts) {
+		std, err := readGoFiles(pkgOverlay{path: p}.srcDir(tc.GOROOT))
+		if err != nil {
+			return "", fmt.Errorf("%s's %s: %w", tc.GOVERSION, p, err)
+		}
+		fmt.Fprintf(h, "%s %s\n", p, hashFiles(std))
+	}
+	return hex.EncodeToString(h.Sum(nil))[:16], nil
+}
+
+// toolchainPackages are the standard-library packages whose files the
+// generator reads for opts: bufio's declarations, and under -stdout the
+// packages internal/osstdout patches.
+func toolchainPackages(opts Options) []string {
+	pkgs := []string{"bufio"}
+	if opts.Stdout {
+		pkgs = append(pkgs, osstdout.Packages...)
+	}
+	return pkgs
 }

@@ -4,16 +4,26 @@
 // without a source change (cmd/stdiobuf runs the go command with it).
 //
 // The overlay is made from stream's own source, carried by the stdiobuf
-// binary: the package is renamed bufio; its platform seam, the sys_*.go
-// files that import golang.org/x/sys, is swapped for the std twins in
-// internal/stdseam, which use only the standard library; and bufioapi.go,
-// the one file that imports bufio, is swapped for the toolchain's own
-// declarations of the same names, so error values, SplitFunc and
-// MaxScanTokenSize are bufio's by construction. Before it is published the
-// result is checked against the toolchain's bufio API and compiled.
+// binary: the package is renamed bufio, and its messages and comments
+// name bufio where they named stream (asBufio); its platform seam, the
+// sys_*.go files that import golang.org/x/sys, is swapped for the std
+// twins in internal/stdseam, which use only the standard library; and
+// bufioapi.go, the one file that imports bufio, is swapped for the
+// toolchain's own declarations of the same names, so error values,
+// SplitFunc and MaxScanTokenSize are bufio's by construction. Before it is
+// published the result is checked against the toolchain's bufio API and
+// compiled.
 //
-// Overlays are written once per toolchain (version and GOROOT), stream
-// source and generator source into a cache directory, atomically: a
+// The overlay adds no file name: tools that take file names from `go
+// list` read them from disk (go/packages, gopls, staticcheck). stream's
+// scan.go replaces bufio's; its other files that the target (GOOS and
+// GOARCH) builds are merged into bufio.go, constrained to that target, and
+// a build for another target fails naming the cause (layout.go, target.go).
+// Files that -stdout adds to package os are appended to one of os's.
+//
+// Overlays are written once per toolchain (version, GOROOT and the Go
+// files of the packages the generator reads there), target, Options,
+// stream source and generator source into a cache directory, atomically: a
 // generator writes into a temporary directory and renames it into place,
 // so a reader never sees half an overlay, and of two concurrent generators
 // one rename wins and the other uses its result.
@@ -25,6 +35,8 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+
+	"github.com/stdiobuf/stdiobuf/stream"
 )
 
 // Toolchain is the Go toolchain an overlay is made for: the one that will
@@ -32,6 +44,10 @@ import (
 type Toolchain struct {
 	GOROOT    string // as `go env GOROOT` reports it
 	GOVERSION string // as `go env GOVERSION` reports it, such as go1.26.8
+	// GOOS and GOARCH are the target the overlay builds for, as `go env`
+	// reports them: the generated bufio holds the files of stream that the
+	// target builds (see target.go).
+	GOOS, GOARCH string
 }
 
 // Overlay is a published overlay.
@@ -86,6 +102,10 @@ type Options struct {
 	// output is buffered as C's stdout is (`stdiobuf build -stdout`; see
 	// internal/osstdout). src must then also hold internal/osstdout.
 	Stdout bool
+	// Policy, if not "", is the buffering policy the generated bufio
+	// takes as the process default in place of blksize, as
+	// stream.ParsePolicy reads it; STDIOBUF_POLICY still overrides it.
+	Policy string
 }
 
 // GenerateWith is Generate with options.
@@ -94,15 +114,23 @@ func GenerateWith(tc Toolchain, src fs.FS, cacheDir, goCmd string, opts Options)
 	if err != nil {
 		return nil, err
 	}
-	name := safeName(tc.GOVERSION) + "-"
+	name := safeName(tc.GOVERSION) + "-" + tc.GOOS + "_" + tc.GOARCH + "-"
 	if opts.Stdout {
 		if files, err = addStdoutSource(src, files); err != nil {
 			return nil, err
 		}
 		name += "stdout-"
 	}
+	if opts.Policy != "" {
+		if _, err := stream.ParsePolicy(opts.Policy); err != nil {
+			return nil, err
+		}
+		name += "policy_" + safeName(opts.Policy) + "-"
+	}
 	ov := &Overlay{Version: hashFiles(files)[:12]}
-	ov.Key = cacheKey(tc, files)
+	if ov.Key, err = cacheKey(tc, files, opts); err != nil {
+		return nil, err
+	}
 	ov.Dir = filepath.Join(cacheDir, name+ov.Key)
 	ov.JSON = filepath.Join(ov.Dir, overlayFile)
 	if _, err := os.Stat(ov.JSON); err == nil {
@@ -116,13 +144,30 @@ func GenerateWith(tc Toolchain, src fs.FS, cacheDir, goCmd string, opts Options)
 	if err != nil {
 		return nil, err
 	}
-	pkgs := []pkgOverlay{{path: "bufio", std: std, gen: gen}}
+	if opts.Policy != "" {
+		if err := setBuiltinPolicy(gen, opts.Policy); err != nil {
+			return nil, err
+		}
+	}
+	pkgs := []*pkgOverlay{{path: "bufio", std: std.src, gen: gen}}
 	if opts.Stdout {
 		osPkg, err := stdoutFiles(tc, files, gen)
 		if err != nil {
 			return nil, err
 		}
 		pkgs = append(pkgs, osPkg)
+	}
+	if err := os.MkdirAll(cacheDir, 0o755); err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrCache, err)
+	}
+	plat, err := knownPlatforms(tc, goCmd)
+	if err != nil {
+		return nil, err
+	}
+	for _, p := range pkgs {
+		if err := p.layout(tc, plat); err != nil {
+			return nil, fmt.Errorf("%s: %w", tc.GOVERSION, err)
+		}
 	}
 	if err := publish(tc, pkgs, ov, goCmd); err != nil {
 		return nil, err

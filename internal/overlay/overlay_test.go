@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"sync"
 	"testing"
@@ -25,7 +26,7 @@ func toolchain(t *testing.T) (Toolchain, string) {
 		t.Skipf("no go command to generate for: %v", err)
 	}
 	f := strings.Fields(string(out))
-	return Toolchain{GOROOT: f[0], GOVERSION: f[1]}, filepath.Join(f[0], "bin", "go")
+	return Toolchain{GOROOT: f[0], GOVERSION: f[1], GOOS: runtime.GOOS, GOARCH: runtime.GOARCH}, filepath.Join(f[0], "bin", "go")
 }
 
 // toyStream returns a source tree shaped like stream's made from the
@@ -135,21 +136,21 @@ func TestGenerateToy(t *testing.T) {
 		t.Fatal(err)
 	}
 	bufio := filepath.Join(tc.GOROOT, "src", "bufio")
+	// stream's bufioapi.go, which bufio lacks, is merged into bufio.go.
 	want := map[string]string{
-		filepath.Join(bufio, "bufio.go"):    filepath.Join(ov.Dir, "src", "bufio", "bufio.go"),
-		filepath.Join(bufio, "scan.go"):     filepath.Join(ov.Dir, "src", "bufio", "scan.go"),
-		filepath.Join(bufio, "bufioapi.go"): filepath.Join(ov.Dir, "src", "bufio", "bufioapi.go"),
+		filepath.Join(bufio, "bufio.go"): filepath.Join(ov.Dir, "src", "bufio", "bufio.go"),
+		filepath.Join(bufio, "scan.go"):  filepath.Join(ov.Dir, "src", "bufio", "scan.go"),
 	}
 	if diff := cmp.Diff(want, o.Replace); diff != "" {
 		t.Errorf("overlay -want +got:\n%s", diff)
 	}
-	api, err := os.ReadFile(filepath.Join(ov.Dir, "src", "bufio", apiFile))
+	api, err := os.ReadFile(filepath.Join(ov.Dir, "src", "bufio", "bufio.go"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, s := range []string{"package bufio", `import "errors"`, `ErrFinalToken = errors.New("final token")`, "type SplitFunc func(", "MaxScanTokenSize = 64 * 1024"} {
+	for _, s := range []string{"package bufio", "\t\"errors\"\n", `ErrFinalToken = errors.New("final token")`, "type SplitFunc func(", "MaxScanTokenSize = 64 * 1024"} {
 		if !strings.Contains(string(api), s) {
-			t.Errorf("generated %s lacks %q:\n%s", apiFile, s, api)
+			t.Errorf("generated bufio.go lacks %q:\n%s", s, api)
 		}
 	}
 	again, err := Generate(tc, toyStream(t, tc.GOROOT), cache, goCmd)
@@ -405,6 +406,70 @@ func TestSafeName(t *testing.T) {
 	} {
 		if got := safeName(in); got != want {
 			t.Errorf("safeName(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+func TestAsBufio(t *testing.T) {
+	tests := []struct {
+		name, src, want string
+	}{
+		{"package clause and comment",
+			"// Package stream is a drop-in for bufio.\npackage stream\n\nvar x = 1\n",
+			"\npackage bufio\n\nvar x = 1\n"},
+		{"messages",
+			"package stream\n\nimport \"errors\"\n\nvar (\n\tA = errors.New(\"stream: a\")\n\tB = errors.New(`stream.Scan: b`)\n\tC = \"streams: c\"\n\tD = \"a stream: d\"\n\tE = \"\\x73tream: e\"\n)\n\nfunc f() { panic(\"stream.Scan: too many\") }\n",
+			"package bufio\n\nimport \"errors\"\n\nvar (\n\tA = errors.New(\"bufio: a\")\n\tB = errors.New(`bufio.Scan: b`)\n\tC = \"streams: c\"\n\tD = \"a stream: d\"\n\tE = \"\\x73tream: e\"\n)\n\nfunc f() { panic(\"bufio.Scan: too many\") }\n"},
+		{"comments",
+			"package stream\n\n// A is \"stream: a\", as stream.Reader says; an input stream: no.\nvar A = 1\n",
+			"package bufio\n\n// A is \"bufio: a\", as bufio.Reader says; an input stream: no.\nvar A = 1\n"},
+	}
+	for _, tt := range tests {
+		got, err := asBufio("stream/x.go", []byte(tt.src))
+		if err != nil {
+			t.Errorf("%s: %v", tt.name, err)
+			continue
+		}
+		if diff := cmp.Diff(tt.want, string(got)); diff != "" {
+			t.Errorf("%s: -want +got:\n%s", tt.name, diff)
+		}
+	}
+}
+
+func TestSetBuiltinPolicy(t *testing.T) {
+	const decl = "package bufio\n\n// builtinPolicy is the default.\nconst builtinPolicy = \"\"\n"
+	tests := []struct {
+		name    string
+		gen     map[string]string
+		want    map[string]string
+		wantErr string
+	}{
+		{"set", map[string]string{"a.go": "package bufio\n", "policy.go": decl},
+			map[string]string{"a.go": "package bufio\n", "policy.go": strings.Replace(decl, `""`, `"readahead:65536"`, 1)}, ""},
+		{"none", map[string]string{"a.go": "package bufio\n"}, nil, "0 constants builtinPolicy in stream, want one"},
+		{"two", map[string]string{"a.go": decl, "b.go": decl}, nil, "2 constants builtinPolicy in stream, want one"},
+		{"not a literal", map[string]string{"a.go": "package bufio\n\nconst builtinPolicy = name\n"}, nil, "a.go's builtinPolicy is not a string literal"},
+	}
+	for _, tt := range tests {
+		gen := make(map[string][]byte)
+		for k, v := range tt.gen {
+			gen[k] = []byte(v)
+		}
+		err := setBuiltinPolicy(gen, "readahead:65536")
+		if tt.wantErr != "" {
+			if !errors.Is(err, ErrSource) || !strings.Contains(err.Error(), tt.wantErr) {
+				t.Errorf("%s: %v, want ErrSource with %q", tt.name, err, tt.wantErr)
+			}
+			continue
+		}
+		got := make(map[string]string)
+		for k, v := range gen {
+			got[k] = string(v)
+		}
+		if err != nil {
+			t.Errorf("%s: %v", tt.name, err)
+		} else if diff := cmp.Diff(tt.want, got); diff != "" {
+			t.Errorf("%s: -want +got:\n%s", tt.name, diff)
 		}
 	}
 }

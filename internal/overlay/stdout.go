@@ -3,7 +3,6 @@ package overlay
 import (
 	"bytes"
 	"fmt"
-	"go/ast"
 	"io/fs"
 	"path"
 	"strings"
@@ -39,15 +38,15 @@ func addStdoutSource(src fs.FS, files map[string][]byte) (map[string][]byte, err
 // stdoutFiles swaps, in gen, the files of stream that import package os
 // for their stand-ins, and returns the patch of package os: the files it
 // replaces or adds.
-func stdoutFiles(tc Toolchain, files map[string][]byte, gen map[string][]byte) (pkgOverlay, error) {
+func stdoutFiles(tc Toolchain, files map[string][]byte, gen map[string][]byte) (*pkgOverlay, error) {
 	for _, name := range stdoutReplaced {
 		twin, ok := files[path.Join(osstdoutBufioDir, name)]
 		if !ok {
-			return pkgOverlay{}, fmt.Errorf("%w: no %s/%s", ErrSource, osstdoutBufioDir, name)
+			return nil, fmt.Errorf("%w: no %s/%s", ErrSource, osstdoutBufioDir, name)
 		}
 		b, ok := bytes.CutPrefix(twin, []byte("//go:build "+strings.TrimSuffix(stdTag, " && ")+"\n"))
 		if !ok {
-			return pkgOverlay{}, fmt.Errorf("%w: %s/%s lacks its build tag", ErrSource, osstdoutBufioDir, name)
+			return nil, fmt.Errorf("%w: %s/%s lacks its build tag", ErrSource, osstdoutBufioDir, name)
 		}
 		gen[name] = append([]byte(header(path.Join(osstdoutBufioDir, name))), b...)
 	}
@@ -59,11 +58,23 @@ func stdoutFiles(tc Toolchain, files map[string][]byte, gen map[string][]byte) (
 	}
 	osFiles, err := osstdout.Files(tc.GOROOT, tc.GOVERSION, templates)
 	if err != nil {
-		return pkgOverlay{}, err
+		return nil, err
 	}
-	std := &pkgFiles{files: make(map[string]*ast.File)}
-	for name := range osFiles {
-		std.files[name] = nil // only the names matter to a patch
+	for name := range templates {
+		if b, ok := osFiles[name]; ok {
+			osFiles[name] = append([]byte(header(path.Join(osstdoutStdDir, name))), b...)
+		}
 	}
-	return pkgOverlay{path: "os", std: std, gen: osFiles, patch: true}, nil
+	return patchOverlay(tc, "os", osFiles)
+}
+
+// patchOverlay is the patch of tc's package p made of gen, the files it
+// replaces or adds (layout merges the added ones into one of p's).
+func patchOverlay(tc Toolchain, p string, gen map[string][]byte) (*pkgOverlay, error) {
+	po := &pkgOverlay{path: p, gen: gen, patch: true}
+	var err error
+	if po.std, err = readGoFiles(po.srcDir(tc.GOROOT)); err != nil {
+		return nil, fmt.Errorf("%s's %s: %w", tc.GOVERSION, p, err)
+	}
+	return po, nil
 }

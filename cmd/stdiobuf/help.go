@@ -1,0 +1,144 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"io/fs"
+	"path/filepath"
+	"strings"
+)
+
+const usage = `usage: stdiobuf build|install|run|test|vet [-stdout] [-policy P] [go flags] [packages]
+       stdiobuf overlay [-stdout] [-policy P]
+       stdiobuf version [-stdout] [-policy P]
+       stdiobuf help [command]
+`
+
+const helpAbout = `stdiobuf builds Go programs whose code you do not change with the
+standard library's bufio replaced by package stream, which buffers as C's
+stdio does: a bufio stream over a file gets a buffer sized from the file
+system's block size (st_blksize), one over a terminal is line buffered,
+and coreutils stdbuf works. A stream over anything but a file descriptor
+(a network connection, a bytes.Buffer) behaves exactly as bufio's.
+
+`
+
+// helpVerbs describes each command, by name.
+var helpVerbs = map[string]string{
+	"build": `build, install, run, test, vet
+    Run the go command of that name with stdiobuf's overlay, which compiles
+    package stream as bufio for the program, its dependencies and the
+    standard library; go's flags and exit status are go's (go help build).
+    The go command and every process it starts (a test binary, a go build
+    that a test runs) get the overlay in GOFLAGS, merged with yours.
+`,
+	"overlay": `overlay
+    Print the overlay file, for go's own commands:
+        go build -overlay=$(stdiobuf overlay) ./...
+        GOFLAGS=-overlay=$(stdiobuf overlay) go test ./...
+    It is made for the Go toolchain and target (GOOS, GOARCH) that go env
+    reports here: make one per target you build for.
+`,
+	"version": `version
+    Print the Go toolchain, target and stream version the overlay is made
+    for, the default policy it builds in, and the overlay's path.
+`,
+	"help": `help [command]
+    Print this text.
+`,
+}
+
+const helpFlags = `Flags, anywhere before the packages:
+    -stdout
+        Also buffer os.Stdout as a C program's stdout is: line buffered on
+        a terminal, fully buffered elsewhere, flushed at exit, before
+        anything else sees the descriptor and before a read of standard
+        input. The first build with -stdout recompiles every package that
+        imports os, nearly all of a program's; later builds use go's cache.
+    -policy P
+        Build P in as the program's default buffering policy: a named
+        policy (blksize, the default: min(st_blksize, 128 KiB); bufio:
+        bufio's 4096; the others in the README's Policies table and
+        go doc github.com/stdiobuf/stdiobuf/stream Policy) or a size such
+        as 65536 or 64K. STDIOBUF_POLICY still overrides it at run time.
+
+A program built with stdiobuf reads, at run time:
+    STDIOBUF_POLICY=P
+        The buffering policy, as -policy; bufio gives bufio's behaviour back.
+    _STDBUF_I, _STDBUF_O, _STDBUF_E
+        Set by coreutils stdbuf -i, -o, -e (0 unbuffered, L line buffered,
+        or a size) for standard input, output and error:
+        stdbuf -oL prog | grep x.
+
+`
+
+const helpMore = `More: the README of github.com/stdiobuf/stdiobuf (sections "stdiobuf build"
+and "Policies") and go doc github.com/stdiobuf/stdiobuf/stream.
+`
+
+// help prints stdiobuf's help, about one command if args names one.
+func help(w io.Writer, args []string) error {
+	topic := ""
+	switch {
+	case len(args) > 1:
+		return &exitError{msg: "help takes one command at most", code: 2}
+	case len(args) == 1 && goVerbs[args[0]]:
+		topic = "build"
+	case len(args) == 1:
+		if _, ok := helpVerbs[args[0]]; !ok {
+			return &exitError{msg: fmt.Sprintf("unknown command %q (run stdiobuf help)", args[0]), code: 2}
+		}
+		topic = args[0]
+	}
+	var b strings.Builder
+	b.WriteString(helpAbout)
+	b.WriteString(usage + "\n")
+	for _, verb := range []string{"build", "overlay", "version", "help"} {
+		if topic == "" || topic == verb {
+			b.WriteString(helpVerbs[verb])
+		}
+	}
+	b.WriteString("\n" + helpFlags)
+	b.WriteString(cacheHelp())
+	b.WriteString(helpMore)
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// cacheHelp says where the overlays are, how much they hold and how to
+// clear them.
+func cacheHelp() string {
+	dir, err := cacheDir()
+	if err != nil {
+		return "The overlays are cached in the user cache directory, which is unknown here: " + err.Error() + ".\n\n"
+	}
+	n, size := 0, int64(0)
+	filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return nil
+		}
+		if d.Name() == "overlay.json" {
+			n++
+		}
+		if info, err := d.Info(); err == nil && d.Type().IsRegular() {
+			size += info.Size()
+		}
+		return nil
+	})
+	return fmt.Sprintf(`The overlays are made once per Go toolchain, target, flags and stream
+version, in %s (now %d, %.1f MB; one is about
+0.2 MB). Remove that directory to clear them: rm -rf %s
+The compiled packages are in go's build cache (go clean -cache).
+
+`, dir, n, float64(size)/1e6, shellQuote(dir))
+}
+
+// shellQuote quotes s for a POSIX shell if it needs it.
+func shellQuote(s string) string {
+	if strings.IndexFunc(s, func(r rune) bool {
+		return !(r == '/' || r == '.' || r == '-' || r == '_' || '0' <= r && r <= '9' || 'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z')
+	}) < 0 {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
