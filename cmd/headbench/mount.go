@@ -4,7 +4,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -38,13 +37,6 @@ func mountFS(ctx context.Context, dir string, fs fsmount.FS, input string, cl *c
 		return nil, fmt.Errorf("copying the input to %s: %w", dst, err)
 	}
 	return newTarget(fs.Name, dst, fs.Recipe())
-}
-
-func removeIfExists(path string) error {
-	if err := os.Remove(path); err != nil && !errors.Is(err, os.ErrNotExist) {
-		return err
-	}
-	return nil
 }
 
 // copyFile copies src to a new file dst and syncs it, so that no writeback
