@@ -7,17 +7,14 @@
 // same overlay is package stream: the decision (fstat, terminal test,
 // STDIOBUF_POLICY, _STDBUF_O) is stream's own, not a second copy.
 //
-// The generator renames the toolchain's own methods of *File named in
-// stdioHooked (and StartProcess) to stdioRaw<Name>; the functions here take
-// their place, send the original standard output through the buffer, flush
-// it before anything else can see the descriptor, and call the originals.
+// zz_stdiobuf_methods.go holds the methods of *File that send the original
+// standard output through it.
 
 package os
 
 import (
 	"bufio"
 	"internal/runtime/exithook"
-	"io"
 	"sync"
 	"syscall"
 	"time"
@@ -203,127 +200,4 @@ func (s *stdioStream) beforeErrWrite(f *File) {
 	if s.same {
 		s.flush(nil)
 	}
-}
-
-// Write is the toolchain's Write (stdioRawWrite), except that on the
-// original standard output it writes into the buffer.
-func (f *File) Write(b []byte) (n int, err error) {
-	if stdioOut.buffering(f) {
-		return stdioOut.write(b)
-	}
-	stdioOut.beforeErrWrite(f)
-	return f.stdioRawWrite(b)
-}
-
-// WriteAt flushes the original standard output first.
-func (f *File) WriteAt(b []byte, off int64) (n int, err error) {
-	stdioOut.flush(f)
-	stdioOut.beforeErrWrite(f)
-	return f.stdioRawWriteAt(b, off)
-}
-
-// ReadFrom (io.Copy into a file) flushes the original standard output
-// first, then copies as the toolchain does, in the kernel where it can.
-func (f *File) ReadFrom(r io.Reader) (n int64, err error) {
-	if err := stdioOut.flush(f); err != nil {
-		return 0, err
-	}
-	stdioOut.beforeErrWrite(f)
-	return f.stdioRawReadFrom(r)
-}
-
-// Read flushes the original standard output before a read of the
-// original standard input that may wait (stdioStream.beforeRead).
-func (f *File) Read(b []byte) (n int, err error) {
-	stdioOut.beforeRead(f)
-	return f.stdioRawRead(b)
-}
-
-// Fd, SyscallConn, Sync, Seek, Stat, Truncate, Chmod and Chown flush the
-// original standard output first: whatever sees the descriptor sees every
-// byte written before.
-//
-// On the original standard input and standard error they act as a read or
-// a write would: whoever takes the descriptor may read it raw (a password
-// prompt: fmt.Print, then term.ReadPassword(int(os.Stdin.Fd()))) or write
-// to it in the kernel.
-func (f *File) Fd() uintptr {
-	stdioOut.seeing(f)
-	return f.stdioRawFd()
-}
-
-func (f *File) SyscallConn() (syscall.RawConn, error) {
-	stdioOut.seeing(f)
-	return f.stdioRawSyscallConn()
-}
-
-// seeing flushes what must be out before f's descriptor is handed out.
-func (s *stdioStream) seeing(f *File) {
-	s.flush(f)
-	s.beforeRead(f)
-	s.beforeErrWrite(f)
-}
-
-func (f *File) Sync() error {
-	if err := stdioOut.flush(f); err != nil {
-		return err
-	}
-	return f.stdioRawSync()
-}
-
-func (f *File) Seek(offset int64, whence int) (ret int64, err error) {
-	stdioOut.flush(f)
-	return f.stdioRawSeek(offset, whence)
-}
-
-func (f *File) Stat() (FileInfo, error) {
-	stdioOut.flush(f)
-	return f.stdioRawStat()
-}
-
-func (f *File) Truncate(size int64) error {
-	stdioOut.flush(f)
-	return f.stdioRawTruncate(size)
-}
-
-func (f *File) Chmod(mode FileMode) error {
-	stdioOut.flush(f)
-	return f.stdioRawChmod(mode)
-}
-
-func (f *File) Chown(uid, gid int) error {
-	stdioOut.flush(f)
-	return f.stdioRawChown(uid, gid)
-}
-
-// Close flushes the original standard output before closing it, and
-// reports a failed flush as fclose(3) does; later writes go straight to
-// the closed file and fail as they did without the buffer.
-func (f *File) Close() error {
-	if !stdioOut.buffering(f) {
-		return f.stdioRawClose()
-	}
-	s := stdioOut
-	var ferr error
-	// As at exit, a writer stuck in write(2) must not make Close wait
-	// for good; then what it holds is lost.
-	if s.lockWithin(stdioExitWait) {
-		if !s.closed {
-			ferr = s.w.Flush()
-			s.closed = true
-		}
-		s.mu.Unlock()
-	}
-	if err := f.stdioRawClose(); err != nil {
-		return err
-	}
-	return ferr
-}
-
-// StartProcess flushes standard output first, so that a child writing to
-// the same descriptor (exec.Cmd with Stdout = os.Stdout) comes after what
-// the parent wrote before starting it.
-func StartProcess(name string, argv []string, attr *ProcAttr) (*Process, error) {
-	stdioOut.flush(nil)
-	return stdioRawStartProcess(name, argv, attr)
 }
