@@ -214,9 +214,10 @@ func runEnv(t *testing.T, bin string, s sink, merged bool, env []string, args ..
 // TestSameOutput: every exit path that runs exit hooks, a child writing
 // to the same descriptor, a raw write after Fd, io.Copy into os.Stdout,
 // standard error merged into standard output, Close, Stat and Seek (which
-// see the bytes printed before them) and a log.Logger on os.Stdout deliver
-// every byte in the order of the plain build, wherever standard output
-// goes.
+// see the bytes printed before them), a log.Logger on os.Stdout, and
+// writes through another *File on the same file (os.NewFile(1, ...),
+// /dev/stdout, /proc/self/fd/1) deliver every byte in the order of the
+// plain build, wherever standard output goes.
 func TestSameOutput(t *testing.T) {
 	plain, buffered := programs(t)
 	data := filepath.Join(t.TempDir(), "data")
@@ -240,6 +241,9 @@ func TestSameOutput(t *testing.T) {
 		{"Stat and Seek", []string{"stat"}, false},
 		{"log.Logger", []string{"log"}, false},
 		{"io.Copy into stderr 2>&1", []string{"copyerr", data}, true},
+		{"os.NewFile(1)", []string{"newfile"}, false},
+		{"dev-stdout after Flush", []string{"devstdout"}, false},
+		{"proc-self-fd-1 after Flush", []string{"procfd1"}, false},
 	}
 	for _, c := range cases {
 		for _, s := range []sink{toFile, toPipe, toDevNull, toPty} {

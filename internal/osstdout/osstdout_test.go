@@ -4,6 +4,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"regexp"
 	"runtime"
 	"strings"
 	"testing"
@@ -56,6 +57,9 @@ func TestFilesRenamesEveryHook(t *testing.T) {
 			t.Errorf("no func %s%s in the patched files", rawPrefix, f)
 		}
 	}
+	if !regexp.MustCompile(`(?m)^\t` + aliasField + `\s+` + aliasType + `$`).MatchString(all.String()) {
+		t.Errorf("no field %s in the patched files", aliasField)
+	}
 }
 
 // TestFilesNamesWhatIsMissing: a toolchain whose os lacks a hooked name
@@ -68,7 +72,7 @@ func TestFilesNamesWhatIsMissing(t *testing.T) {
 	}
 	// An os with every hook but Chown and StartProcess.
 	var src strings.Builder
-	src.WriteString("package os\n\ntype File struct{}\n\n")
+	src.WriteString("package os\n\ntype File struct{ *file }\n\ntype file struct{ fd int }\n\n")
 	for _, m := range Methods {
 		if m != "Chown" {
 			src.WriteString("func (f *File) " + m + "() {}\n")

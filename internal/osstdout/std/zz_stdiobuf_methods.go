@@ -20,14 +20,14 @@ func (f *File) Write(b []byte) (n int, err error) {
 	if stdioOut.buffering(f) {
 		return stdioOut.write(b)
 	}
-	stdioOut.beforeErrWrite(f)
+	stdioOut.beforeWrite(f)
 	return f.stdioRawWrite(b)
 }
 
 // WriteAt flushes the original standard output first.
 func (f *File) WriteAt(b []byte, off int64) (n int, err error) {
 	stdioOut.flush(f)
-	stdioOut.beforeErrWrite(f)
+	stdioOut.beforeWrite(f)
 	return f.stdioRawWriteAt(b, off)
 }
 
@@ -37,7 +37,7 @@ func (f *File) ReadFrom(r io.Reader) (n int64, err error) {
 	if err := stdioOut.flush(f); err != nil {
 		return 0, err
 	}
-	stdioOut.beforeErrWrite(f)
+	stdioOut.beforeWrite(f)
 	return f.stdioRawReadFrom(r)
 }
 
@@ -52,8 +52,9 @@ func (f *File) Read(b []byte) (n int, err error) {
 // original standard output first: whatever sees the descriptor sees every
 // byte written before.
 //
-// On the original standard input and standard error they act as a read or
-// a write would: whoever takes the descriptor may read it raw (a password
+// On the original standard input, and on any file that is the same file
+// as standard output (standard error under 2>&1), they act as a read or a
+// write would: whoever takes the descriptor may read it raw (a password
 // prompt: fmt.Print, then term.ReadPassword(int(os.Stdin.Fd()))) or write
 // to it in the kernel.
 func (f *File) Fd() uintptr {
@@ -70,7 +71,7 @@ func (f *File) SyscallConn() (syscall.RawConn, error) {
 func (s *stdioStream) seeing(f *File) {
 	s.flush(f)
 	s.beforeRead(f)
-	s.beforeErrWrite(f)
+	s.beforeWrite(f)
 }
 
 func (f *File) Sync() error {

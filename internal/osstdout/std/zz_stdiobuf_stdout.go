@@ -16,6 +16,7 @@ import (
 	"bufio"
 	"internal/runtime/exithook"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 	_ "unsafe" // for go:linkname
@@ -23,19 +24,23 @@ import (
 
 // stdioStream is the process's original standard output, buffered.
 //
-// Invariant: out, in and errf are the *File values os.Stdout, os.Stdin and
-// os.Stderr held at start-up and never change, so a program that assigns
-// another *File to os.Stdout writes to it unbuffered, as before; w and
-// closed are guarded by mu.
+// out, in and errf are the *File values os.Stdout, os.Stdin and os.Stderr
+// held at start-up and never change, so a program that assigns another
+// *File to os.Stdout writes to it unbuffered, as before. w and closed are
+// guarded by mu.
 type stdioStream struct {
 	out, in, errf *File
-	mu            sync.Mutex
-	w             *bufio.Writer
-	closed        bool // out was closed through Close: writes go straight to it
-	sameOnce      sync.Once
-	same          bool // out and errf are the same file (`prog > log 2>&1`)
-	inOnce        sync.Once
-	inFile        bool // in is a regular file: a read of it never waits for a peer
+
+	mu     sync.Mutex
+	w      *bufio.Writer
+	closed bool // out was closed through Close: writes go straight to it
+
+	pending atomic.Bool // w holds bytes; written under mu, read without it
+
+	outOnce sync.Once
+	outInfo FileInfo // out's fstat, nil if it failed: what an alias of out is the same file as
+	inOnce  sync.Once
+	inFile  bool // in is a regular file: a read of it never waits for a peer
 }
 
 var stdioOut = stdioStart(Stdout, Stdin, Stderr)
@@ -95,7 +100,9 @@ func (s *stdioStream) write(b []byte) (int, error) {
 	if s.closed {
 		return s.out.stdioRawWrite(b)
 	}
-	return s.w.Write(b)
+	n, err := s.w.Write(b)
+	s.pending.Store(s.w.Buffered() > 0)
+	return n, err
 }
 
 // flush writes out what is buffered; f is the file about to be used in
@@ -110,7 +117,9 @@ func (s *stdioStream) flush(f *File) error {
 	if s.closed {
 		return nil
 	}
-	return s.w.Flush()
+	err := s.w.Flush()
+	s.pending.Store(s.w.Buffered() > 0)
+	return err
 }
 
 // Longest waits for the lock where waiting for good is not an option:
@@ -185,19 +194,47 @@ func (s *stdioStream) beforeRead(f *File) {
 	}
 }
 
-// beforeErrWrite flushes standard output before a write to the original
-// standard error when both are the same file, so that `prog > log 2>&1`
-// keeps the order the program wrote in. C programs do not do this.
-func (s *stdioStream) beforeErrWrite(f *File) {
-	if f != s.errf || s.w == nil {
+// beforeWrite flushes standard output before a write through f, another
+// *File on the same file (the original standard error under `prog > log
+// 2>&1`, a file opened as /dev/stdout, os.NewFile(1, ...)), so that the
+// file gets the bytes in the order the program wrote them. C programs do
+// not do this.
+func (s *stdioStream) beforeWrite(f *File) {
+	if f == nil || f == s.out || !s.pending.Load() || !s.aliases(f) {
 		return
 	}
-	s.sameOnce.Do(func() {
-		a, err1 := s.out.stdioRawStat()
-		b, err2 := s.errf.stdioRawStat()
-		s.same = err1 == nil && err2 == nil && SameFile(a, b)
-	})
-	if s.same {
-		s.flush(nil)
+	s.flush(nil)
+}
+
+// Values of stdioAliasState.
+const (
+	stdioAliasUndecided = iota
+	stdioAliasNo
+	stdioAliasYes
+)
+
+// stdioAliasState is a field of every *File (the generator adds it to
+// os's file struct, internal/osstdout): whether the file is the same file
+// as the original standard output, decided at its first write while
+// standard output holds bytes.
+type stdioAliasState struct{ v atomic.Uint32 }
+
+// aliases reports whether f is the same file as the original standard
+// output: fstat's device and inode are out's. It decides once per *File.
+func (s *stdioStream) aliases(f *File) bool {
+	switch f.stdioAlias.v.Load() {
+	case stdioAliasNo:
+		return false
+	case stdioAliasYes:
+		return true
 	}
+	s.outOnce.Do(func() { s.outInfo, _ = s.out.stdioRawStat() })
+	fi, err := f.stdioRawStat()
+	same := s.outInfo != nil && err == nil && SameFile(s.outInfo, fi)
+	state := uint32(stdioAliasNo)
+	if same {
+		state = stdioAliasYes
+	}
+	f.stdioAlias.v.Store(state)
+	return same
 }

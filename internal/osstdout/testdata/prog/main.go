@@ -198,6 +198,29 @@ func main() {
 			}
 		}
 		fmt.Printf("%d lines, %d read through the embedding type's Read\n", lines, upper)
+	case "newfile":
+		// Another *File on descriptor 1 between two lines.
+		fmt.Println("1")
+		os.NewFile(1, "stdout").WriteString("2\n")
+		fmt.Println("3")
+	case "devstdout", "procfd1":
+		// goawk's TestDevStdout: its own Flush, then a write through a
+		// file opened as /dev/stdout (or /proc/self/fd/1).
+		name := "/dev/stdout"
+		if os.Args[1] == "procfd1" {
+			name = "/proc/self/fd/1"
+		}
+		w := bufio.NewWriter(os.Stdout)
+		w.WriteString("1 ")
+		w.Flush()
+		f, err := os.OpenFile(name, os.O_WRONLY|os.O_APPEND, 0)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+		f.WriteString("2\n")
+		f.Close()
+		fmt.Println("3")
 	case "many":
 		// golang/go#3463's loop, for counting write calls.
 		for i := range 100000 {
