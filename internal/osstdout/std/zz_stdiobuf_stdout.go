@@ -15,6 +15,7 @@ package os
 import (
 	"bufio"
 	"internal/runtime/exithook"
+	"io"
 	"sync"
 	"sync/atomic"
 	"syscall"
@@ -65,9 +66,9 @@ func stdioStart(out, in, errf *File) *stdioStream {
 // setOSSide's: no compiler checks it across a go:linkname.
 //
 //go:linkname stdioSetBufioSide bufio.setOSSide
-func stdioSetBufioSide(isFile func(any) bool)
+func stdioSetBufioSide(isFile func(any) bool, flushed func(io.Writer) error)
 
-func init() { stdioSetBufioSide(stdioIsFile) }
+func init() { stdioSetBufioSide(stdioIsFile, stdioOut.flushed) }
 
 // stdioIsFile reports whether v is a non-nil *File: bufio reads ahead only
 // from one (its methods are os's own, which hold the file's reference
@@ -120,6 +121,17 @@ func (s *stdioStream) flush(f *File) error {
 	err := s.w.Flush()
 	s.pending.Store(s.w.Buffered() > 0)
 	return err
+}
+
+// flushed is bufio's hook after a Writer's Flush (osSide.flushed): if the
+// Writer writes to the original standard output, its bytes are in the
+// kernel when Flush returns, as after fflush(stdout).
+func (s *stdioStream) flushed(w io.Writer) error {
+	f, ok := w.(*File)
+	if !ok || !s.buffering(f) {
+		return nil
+	}
+	return s.flush(f)
 }
 
 // Longest waits for the lock where waiting for good is not an option:

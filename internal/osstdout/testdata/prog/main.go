@@ -6,6 +6,7 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"encoding/csv"
 	"fmt"
 	"io"
 	"log"
@@ -16,6 +17,16 @@ import (
 	"syscall"
 	"time"
 )
+
+// answered waits until the parent answers on descriptor 3 (one byte), and
+// exits if it cannot.
+func answered() {
+	var b [1]byte
+	if _, err := os.NewFile(3, "answers").Read(b[:]); err != nil {
+		fmt.Fprintln(os.Stderr, "waiting for an answer:", err)
+		os.Exit(1)
+	}
+}
 
 func lines(prefix string, n int) {
 	for i := range n {
@@ -198,6 +209,20 @@ func main() {
 			}
 		}
 		fmt.Printf("%d lines, %d read through the embedding type's Read\n", lines, upper)
+	case "bufioflush":
+		// The program's own flushes, then a wait: a bufio.Writer's,
+		// and encoding/csv's (a bufio.Writer inside).
+		w := bufio.NewWriter(os.Stdout)
+		w.WriteString("flushed\n")
+		if err := w.Flush(); err != nil {
+			fmt.Fprintln(os.Stderr, "flush:", err)
+			os.Exit(1)
+		}
+		answered()
+		c := csv.NewWriter(os.Stdout)
+		c.Write([]string{"a", "b"})
+		c.Flush()
+		answered()
 	case "newfile":
 		// Another *File on descriptor 1 between two lines.
 		fmt.Println("1")
