@@ -6,6 +6,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -13,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/go-cmp/cmp"
 	"github.com/stdiobuf/stdiobuf/internal/ptytest"
 )
 
@@ -151,20 +153,141 @@ func converse(t *testing.T, bin string, s sink, c conversation) (stderr string, 
 	return errBuf.String(), status
 }
 
-// TestFlushReachesKernel: a bufio.Writer's Flush over standard output
-// (encoding/csv's too) reaches a file, a pipe and a terminal at once, as
-// in the plain build, where fflush(stdout) would in C.
-func TestFlushReachesKernel(t *testing.T) {
+// TestHandshake: a line a parent waits for (a server's READY), progress
+// lines, and a prompt without a newline reach a file, a pipe and a
+// terminal while the program waits, within the bound, as they do in the
+// plain build; a bufio.Writer's Flush (encoding/csv's too) reaches them
+// at once, also with no bound.
+func TestHandshake(t *testing.T) {
 	plain, buffered := programs(t)
-	c := conversation{args: []string{"bufioflush"}, env: []string{"STDIOBUF_MAXDELAY=none"}, texts: []string{"flushed\n", "a,b\n", ""}}
-	for _, s := range []sink{toFile, toPipe, toPty} {
-		t.Run(string(s), func(t *testing.T) {
-			for _, bin := range []string{plain, buffered, raceBin} {
-				stderr, status := converse(t, bin, s, c)
-				if stderr != "" || status != 0 {
-					t.Errorf("%s: status %d, stderr %q", filepath.Base(bin), status, stderr)
+	cases := []struct {
+		name string
+		c    conversation
+	}{
+		{"READY", conversation{args: []string{"ready"}, texts: []string{"READY\n", "done\n"}}},
+		{"progress", conversation{args: []string{"progress"}, texts: []string{"progress 0\n", "progress 1\n", "progress 2\n", ""}}},
+		{"prompt", conversation{args: []string{"partial"}, texts: []string{"continue? ", "yes\n"}}},
+		{"bufio Flush", conversation{args: []string{"bufioflush"}, env: []string{"STDIOBUF_MAXDELAY=none"}, texts: []string{"flushed\n", "a,b\n", ""}}},
+	}
+	for _, c := range cases {
+		for _, s := range []sink{toFile, toPipe, toPty} {
+			t.Run(c.name+"/"+string(s), func(t *testing.T) {
+				for _, bin := range []string{plain, buffered, raceBin} {
+					stderr, status := converse(t, bin, s, c.c)
+					if stderr != "" || status != 0 {
+						t.Errorf("%s: status %d, stderr %q", filepath.Base(bin), status, stderr)
+					}
 				}
-			}
-		})
+			})
+		}
+	}
+}
+
+// TestMaxDelayVariable: a bad STDIOBUF_MAXDELAY is reported once on
+// standard error and the default bound used; "none" is glibc's rule, no
+// bound: two lines a moment apart leave in one write(2) call.
+func TestMaxDelayVariable(t *testing.T) {
+	_, buffered := programs(t)
+	c := conversation{args: []string{"progress"}, env: []string{"STDIOBUF_MAXDELAY=soon"}, texts: []string{"progress 0\n", "progress 1\n", "progress 2\n", ""}}
+	stderr, status := converse(t, buffered, toPipe, c)
+	want := "stream: invalid STDIOBUF_MAXDELAY=\"soon\": want a positive duration such as 50ms, or none; using 50ms\n"
+	if diff := cmp.Diff(want, stderr); diff != "" || status != 0 {
+		t.Errorf("status %d, stderr (-want +got):\n%s", status, diff)
+	}
+	if _, err := exec.LookPath("strace"); err != nil {
+		t.Skipf("needs strace: %v", err)
+	}
+	log := filepath.Join(t.TempDir(), "strace.log")
+	cmd := exec.Command("strace", "-f", "-o", log, "-e", "trace=write", buffered, "sleepy")
+	cmd.Env = append(os.Environ(), "STDIOBUF_MAXDELAY=none")
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := writeCalls(string(b)); string(out) != "a\nb\n" || n != 1 {
+		t.Errorf("with no bound: %q in %d write calls, want \"a\\nb\\n\" in 1", out, n)
+	}
+}
+
+// TestDevFull: a write error that only the exit flush meets is reported
+// on standard error as GNU tools report it, and the program exits with
+// status 1, as the plain build of a program that checks fmt's errors
+// does; one that does not check them exits 1 too (gnulib's close_stdout
+// rule), where its plain build exits 0 having written nothing.
+func TestDevFull(t *testing.T) {
+	plain, buffered := programs(t)
+	full, err := os.OpenFile("/dev/full", os.O_WRONLY, 0)
+	if err != nil {
+		t.Skipf("no /dev/full: %v", err)
+	}
+	defer full.Close()
+	runFull := func(bin, kind string) result {
+		cmd := exec.Command(bin, kind)
+		var errBuf bytes.Buffer
+		cmd.Stdout, cmd.Stderr = full, &errBuf
+		err := cmd.Run()
+		var ee *exec.ExitError
+		status := 0
+		if errors.As(err, &ee) {
+			status = ee.ExitCode()
+		} else if err != nil {
+			t.Fatal(err)
+		}
+		return result{Stderr: errBuf.String(), Status: status}
+	}
+	if got := runFull(plain, "full"); got.Status != 1 || !strings.Contains(got.Stderr, "no space left on device") {
+		t.Errorf("plain build: %+v, want status 1 and ENOSPC", got)
+	}
+	want := result{Stderr: "prog-stdout: write error: No space left on device\n", Status: 1}
+	for _, kind := range []string{"full", "fullignore"} {
+		if diff := cmp.Diff(want, runFull(buffered, kind)); diff != "" {
+			t.Errorf("%s (-want +got):\n%s", kind, diff)
+		}
+	}
+}
+
+// TestDevFullAtBound: the error the bound's flush meets is reported while
+// the program runs, once, and the program exits with status 1.
+func TestDevFullAtBound(t *testing.T) {
+	_, buffered := programs(t)
+	full, err := os.OpenFile("/dev/full", os.O_WRONLY, 0)
+	if err != nil {
+		t.Skipf("no /dev/full: %v", err)
+	}
+	defer full.Close()
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	answers, answer, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer answer.Close()
+	cmd := exec.Command(buffered, "fullwait")
+	cmd.Stdout, cmd.Stderr, cmd.ExtraFiles = full, w, []*os.File{answers}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	w.Close()
+	answers.Close()
+	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+	msg := "prog-stdout: write error: No space left on device\n"
+	r.SetReadDeadline(time.Now().Add(stepWait))
+	got := make([]byte, len(msg))
+	if _, err := io.ReadFull(r, got); err != nil || string(got) != msg {
+		t.Fatalf("while the program waits, stderr has %q (%v), want %q", got, err, msg)
+	}
+	answer.Write([]byte{'\n'})
+	rest, _ := io.ReadAll(r)
+	err = cmd.Wait()
+	var ee *exec.ExitError
+	if !errors.As(err, &ee) || ee.ExitCode() != 1 || len(rest) != 0 {
+		t.Errorf("exit: %v, then stderr %q; want status 1 and nothing more", err, rest)
 	}
 }

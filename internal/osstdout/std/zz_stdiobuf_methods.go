@@ -5,7 +5,8 @@
 // internal/osstdout's Methods (and the functions in Funcs) to
 // stdioRaw<Name>; the ones here take their place: they send the original
 // standard output through its buffer (zz_stdiobuf_stdout.go), flush it
-// before anything else can see the descriptor, and call the originals.
+// before anything else can see the descriptor or the file, and call the
+// originals.
 
 package os
 
@@ -26,7 +27,7 @@ func (f *File) Write(b []byte) (n int, err error) {
 
 // WriteAt flushes the original standard output first.
 func (f *File) WriteAt(b []byte, off int64) (n int, err error) {
-	stdioOut.flush(f)
+	stdioOut.flushBefore(f)
 	stdioOut.beforeWrite(f)
 	return f.stdioRawWriteAt(b, off)
 }
@@ -34,7 +35,7 @@ func (f *File) WriteAt(b []byte, off int64) (n int, err error) {
 // ReadFrom (io.Copy into a file) flushes the original standard output
 // first, then copies as the toolchain does, in the kernel where it can.
 func (f *File) ReadFrom(r io.Reader) (n int64, err error) {
-	if err := stdioOut.flush(f); err != nil {
+	if err := stdioOut.flushAsked(f); err != nil {
 		return 0, err
 	}
 	stdioOut.beforeWrite(f)
@@ -69,40 +70,41 @@ func (f *File) SyscallConn() (syscall.RawConn, error) {
 
 // seeing flushes what must be out before f's descriptor is handed out.
 func (s *stdioStream) seeing(f *File) {
-	s.flush(f)
+	s.flushBefore(f)
 	s.beforeRead(f)
 	s.beforeWrite(f)
 }
 
+// Sync is a flush the program asks for: it gets the flush's error.
 func (f *File) Sync() error {
-	if err := stdioOut.flush(f); err != nil {
+	if err := stdioOut.flushAsked(f); err != nil {
 		return err
 	}
 	return f.stdioRawSync()
 }
 
 func (f *File) Seek(offset int64, whence int) (ret int64, err error) {
-	stdioOut.flush(f)
+	stdioOut.flushBefore(f)
 	return f.stdioRawSeek(offset, whence)
 }
 
 func (f *File) Stat() (FileInfo, error) {
-	stdioOut.flush(f)
+	stdioOut.flushBefore(f)
 	return f.stdioRawStat()
 }
 
 func (f *File) Truncate(size int64) error {
-	stdioOut.flush(f)
+	stdioOut.flushBefore(f)
 	return f.stdioRawTruncate(size)
 }
 
 func (f *File) Chmod(mode FileMode) error {
-	stdioOut.flush(f)
+	stdioOut.flushBefore(f)
 	return f.stdioRawChmod(mode)
 }
 
 func (f *File) Chown(uid, gid int) error {
-	stdioOut.flush(f)
+	stdioOut.flushBefore(f)
 	return f.stdioRawChown(uid, gid)
 }
 
@@ -113,17 +115,7 @@ func (f *File) Close() error {
 	if !stdioOut.buffering(f) {
 		return f.stdioRawClose()
 	}
-	s := stdioOut
-	var ferr error
-	// As at exit, a writer stuck in write(2) must not make Close wait
-	// for good; then what it holds is lost.
-	if s.lockWithin(stdioExitWait) {
-		if !s.closed {
-			ferr = s.w.Flush()
-			s.closed = true
-		}
-		s.mu.Unlock()
-	}
+	ferr := stdioOut.close()
 	if err := f.stdioRawClose(); err != nil {
 		return err
 	}
@@ -134,6 +126,6 @@ func (f *File) Close() error {
 // the same descriptor (exec.Cmd with Stdout = os.Stdout) comes after what
 // the parent wrote before starting it.
 func StartProcess(name string, argv []string, attr *ProcAttr) (*Process, error) {
-	stdioOut.flush(nil)
+	stdioOut.flushBefore(nil)
 	return stdioRawStartProcess(name, argv, attr)
 }

@@ -7,13 +7,17 @@
 // same overlay is package stream: the decision (fstat, terminal test,
 // STDIOBUF_POLICY, _STDBUF_O) is stream's own, not a second copy.
 //
-// zz_stdiobuf_methods.go holds the methods of *File that send the original
-// standard output through it.
+// Unlike C's, this buffer holds no byte longer than a bound
+// (STDIOBUF_MAXDELAY), reports a write error the program could not see as
+// GNU tools do, and keeps the order of writes through any other *File on
+// the same file. zz_stdiobuf_methods.go holds the methods of *File that
+// send the original standard output through it.
 
 package os
 
 import (
 	"bufio"
+	"errors"
 	"internal/runtime/exithook"
 	"io"
 	"sync"
@@ -27,14 +31,22 @@ import (
 //
 // out, in and errf are the *File values os.Stdout, os.Stdin and os.Stderr
 // held at start-up and never change, so a program that assigns another
-// *File to os.Stdout writes to it unbuffered, as before. w and closed are
-// guarded by mu.
+// *File to os.Stdout writes to it unbuffered, as before. Every other field
+// but pending, the Onces and what they guard is guarded by mu.
 type stdioStream struct {
 	out, in, errf *File
 
-	mu     sync.Mutex
-	w      *bufio.Writer
-	closed bool // out was closed through Close: writes go straight to it
+	mu       sync.Mutex
+	w        *bufio.Writer
+	direct   bool          // writes go straight to out: after Close and after the exit flush
+	bound    time.Duration // the longest a byte waits in w; 0: no bound (glibc's rule)
+	boundSet bool          // bound was read from the environment
+	since    time.Time     // when the bytes in w began to wait (while w holds bytes)
+	timer    *time.Timer   // calls boundFlush; made at the first wait
+	armed    bool          // timer is set, or its boundFlush has not taken mu yet
+	errSeen  bool          // a write or an asked-for flush returned an error to the program
+	errShown bool          // an error the program could not see was reported on errf
+	exitZero bool          // the exit hooks run for status 0
 
 	pending atomic.Bool // w holds bytes; written under mu, read without it
 
@@ -53,10 +65,11 @@ func stdioStart(out, in, errf *File) *stdioStream {
 	}
 	s.w = bufio.NewWriter(stdioRawFile{out})
 	// Exit hooks run on return from main and on os.Exit with any status
-	// (log.Fatal included), not after an unrecovered panic or a fatal
-	// runtime error: there, bytes not yet flushed are lost, as after
-	// abort(3) in C.
+	// (log.Fatal included), last registered first: exitFlush, registered
+	// before any hook of another package, runs last, and the hook that
+	// tells it the status is 0 (run only then) just before it.
 	exithook.Add(exithook.Hook{F: s.exitFlush, RunOnFailure: true})
+	exithook.Add(exithook.Hook{F: func() { s.exitZero = true }})
 	return s
 }
 
@@ -95,31 +108,97 @@ func (r stdioRawFile) Fd() uintptr { return r.f.stdioRawFd() }
 // buffering reports whether writes to f go through the buffer.
 func (s *stdioStream) buffering(f *File) bool { return f == s.out && s.w != nil }
 
+// write is a Write of the original standard output.
 func (s *stdioStream) write(b []byte) (int, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.closed {
+	if s.direct {
 		return s.out.stdioRawWrite(b)
 	}
+	before := s.w.Buffered()
 	n, err := s.w.Write(b)
-	s.pending.Store(s.w.Buffered() > 0)
+	if err != nil {
+		s.errSeen = true
+	}
+	s.settle(before, n)
 	return n, err
 }
 
-// flush writes out what is buffered; f is the file about to be used in
-// another way, and nothing is done unless it is the original standard
-// output (or nil: flush in any case).
-func (s *stdioStream) flush(f *File) error {
-	if s.w == nil || (f != nil && f != s.out) {
+// settle records, after w took added bytes while it held before, whether
+// bytes wait and since when, and arms the bound when a wait begins: when
+// bytes stay in a buffer that was empty, or that a flush by size emptied
+// during the write. Bytes added to a wait already under way change
+// nothing, so a fast writer costs the bound one clock read a buffer.
+func (s *stdioStream) settle(before, added int) {
+	after := s.w.Buffered()
+	if s.pending.Load() != (after > 0) {
+		s.pending.Store(after > 0)
+	}
+	if after == 0 || before > 0 && after == before+added {
+		return
+	}
+	s.since = time.Now()
+	if !s.boundSet {
+		s.bound, s.boundSet = stdioBound(), true
+	}
+	if s.bound > 0 && !s.armed {
+		s.arm(s.bound)
+	}
+}
+
+// arm sets the timer to call boundFlush after d.
+func (s *stdioStream) arm(d time.Duration) {
+	s.armed = true
+	if s.timer == nil {
+		s.timer = time.AfterFunc(d, s.boundFlush)
+		return
+	}
+	s.timer.Reset(d)
+}
+
+// boundFlush runs when the oldest byte buffered may have waited for the
+// bound: it writes out everything buffered (a prompt or a line without
+// its newline too), or, if the bytes buffered now began to wait later,
+// sets the timer for them. The timer is never stopped: after a flush by
+// size or an asked-for one it finds nothing to do.
+func (s *stdioStream) boundFlush() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.armed = false
+	if s.direct || s.w.Buffered() == 0 {
+		return
+	}
+	if wait := s.bound - time.Since(s.since); wait > 0 {
+		s.arm(wait)
+		return
+	}
+	s.unseen(s.flushLocked())
+}
+
+// flushLocked writes out what is buffered; the caller holds mu.
+func (s *stdioStream) flushLocked() error {
+	before := s.w.Buffered()
+	err := s.w.Flush()
+	s.settle(before, 0)
+	return err
+}
+
+// flushAsked is a flush the program asked for (Sync, ReadFrom's, Flush of
+// a bufio.Writer over standard output): the program gets its error. It
+// flushes if f is the original standard output, or f is nil.
+func (s *stdioStream) flushAsked(f *File) error {
+	if s.w == nil || f != nil && f != s.out {
 		return nil
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.closed {
+	if s.direct {
 		return nil
 	}
-	err := s.w.Flush()
-	s.pending.Store(s.w.Buffered() > 0)
+	err := s.flushLocked()
+	if err != nil {
+		s.errSeen = true
+	}
 	return err
 }
 
@@ -131,7 +210,22 @@ func (s *stdioStream) flushed(w io.Writer) error {
 	if !ok || !s.buffering(f) {
 		return nil
 	}
-	return s.flush(f)
+	return s.flushAsked(f)
+}
+
+// flushBefore flushes before f is used in a way that sees the descriptor
+// or the file (Fd, Stat, a child process, a read of a peer, another *File
+// on the same file): f nil means in any case. The program cannot see the
+// flush, so its error is reported (unseen).
+func (s *stdioStream) flushBefore(f *File) {
+	if !s.pending.Load() || f != nil && f != s.out {
+		return
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if !s.direct {
+		s.unseen(s.flushLocked())
+	}
 }
 
 // Longest waits for the lock where waiting for good is not an option:
@@ -144,11 +238,28 @@ const (
 	stdioTryWait  = 100 * time.Millisecond
 )
 
-// exitFlush flushes at exit. Exit must not wait for a stuck writer, as a
-// plain Go program does not, so exitFlush tries the lock for a while and
+// exitFlush flushes at exit, as the last exit hook, and leaves standard
+// output unbuffered, so that what other goroutines write while the
+// process ends goes straight out. Exit must not wait for a stuck writer,
+// as a plain Go program does not, so it tries the lock for a while and
 // gives up, losing what is buffered, as glibc's exit skips a stream it
-// cannot lock.
-func (s *stdioStream) exitFlush() { s.flushWithin(stdioExitWait) }
+// cannot lock. If a write error the program could not see was reported
+// and the program exits with status 0, it exits with status 1 instead, as
+// gnulib's close_stdout makes GNU tools do.
+func (s *stdioStream) exitFlush() {
+	if s.w == nil || !s.lockWithin(stdioExitWait) {
+		return
+	}
+	if !s.direct {
+		s.unseen(s.flushLocked())
+		s.direct = true
+	}
+	fail := s.errShown && s.exitZero
+	s.mu.Unlock()
+	if fail {
+		syscall.Exit(1)
+	}
+}
 
 // tryFlush writes out everything buffered without waiting for good on the
 // lock: the hooks of a dying program (a panic, a fatal signal) call it,
@@ -156,17 +267,35 @@ func (s *stdioStream) exitFlush() { s.flushWithin(stdioExitWait) }
 // will never be scheduled again. It waits stdioTryWait at most, then gives
 // up. It may be called from any goroutine, any number of times, also after
 // the exit flush and after Close, when there is nothing to flush.
-func (s *stdioStream) tryFlush() { s.flushWithin(stdioTryWait) }
-
-// flushWithin flushes if it can take the lock within about d.
-func (s *stdioStream) flushWithin(d time.Duration) {
-	if s.w == nil || !s.lockWithin(d) {
+func (s *stdioStream) tryFlush() {
+	if !s.pending.Load() || !s.lockWithin(stdioTryWait) {
 		return
 	}
 	defer s.mu.Unlock()
-	if !s.closed {
-		s.w.Flush()
+	if !s.direct {
+		s.unseen(s.flushLocked())
 	}
+}
+
+// close flushes before the original standard output is closed, and
+// leaves later writes to go straight to the closed file and fail as they
+// do without the buffer. As at exit, a writer stuck in write(2) must not
+// make Close wait for good; then what it holds is lost. The flush's error
+// is Close's.
+func (s *stdioStream) close() error {
+	if !s.lockWithin(stdioExitWait) {
+		return nil
+	}
+	defer s.mu.Unlock()
+	if s.direct {
+		return nil
+	}
+	s.direct = true
+	err := s.flushLocked()
+	if err != nil {
+		s.errSeen = true
+	}
+	return err
 }
 
 // lockWithin takes s.mu if it can within about d, and reports whether it
@@ -181,6 +310,57 @@ func (s *stdioStream) lockWithin(d time.Duration) bool {
 	return s.mu.TryLock()
 }
 
+// unseen reports err, met by a flush the program could not see (the
+// bound's, the exit's, one before another use of the file), once on the
+// original standard error as GNU tools report a failed standard output:
+// "prog: write error: No space left on device". An error a write or an
+// asked-for flush already returned is the program's to report, and a
+// broken pipe keeps Go's behaviour: the write raised SIGPIPE, and a
+// program that catches it goes on as it would without the buffer. The
+// caller holds mu.
+func (s *stdioStream) unseen(err error) {
+	if err == nil || s.errSeen || s.errShown || s.errf == nil {
+		return
+	}
+	text := stdioErrText(err)
+	if text == "Broken pipe" {
+		return
+	}
+	s.errShown = true
+	s.errf.stdioRawWrite([]byte(stdioProgName() + ": write error: " + text + "\n"))
+}
+
+// stdioProgName is the base name of the program, as GNU tools name
+// themselves in messages.
+func stdioProgName() string {
+	if len(Args) == 0 {
+		return "stdout"
+	}
+	name := Args[0]
+	for i := len(name) - 1; i >= 0; i-- {
+		if IsPathSeparator(name[i]) {
+			return name[i+1:]
+		}
+	}
+	return name
+}
+
+// stdioErrText is the text strerror(3) gives for the system error in err
+// ("No space left on device": Go's texts are glibc's with the first
+// letter in lower case), or err's own text if it wraps none. It names no
+// errno (Plan 9 has none): EPIPE is "Broken pipe" on every other system.
+func stdioErrText(err error) string {
+	var pe *PathError
+	if errors.As(err, &pe) {
+		err = pe.Err
+	}
+	t := err.Error()
+	if t == "" || t[0] < 'a' || t[0] > 'z' {
+		return t
+	}
+	return string(t[0]-'a'+'A') + t[1:]
+}
+
 // beforeRead flushes standard output before the program reads its
 // original standard input, where the read may wait for whoever reads that
 // output. glibc flushes a line-buffered stdout before such a read, so a
@@ -192,7 +372,7 @@ func (s *stdioStream) lockWithin(d time.Duration) bool {
 // buffer, which a C program without fflush does. A filter reading a pipe
 // then writes about once per read of its input.
 func (s *stdioStream) beforeRead(f *File) {
-	if f != s.in || s.w == nil {
+	if f != s.in || !s.pending.Load() {
 		return
 	}
 	s.inOnce.Do(func() {
@@ -201,8 +381,8 @@ func (s *stdioStream) beforeRead(f *File) {
 	})
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if !s.closed && s.w.Buffered() > 0 && (!s.inFile || stdioLineBuffered(s.w)) {
-		s.w.Flush()
+	if !s.direct && (!s.inFile || stdioLineBuffered(s.w)) {
+		s.unseen(s.flushLocked())
 	}
 }
 
@@ -215,7 +395,7 @@ func (s *stdioStream) beforeWrite(f *File) {
 	if f == nil || f == s.out || !s.pending.Load() || !s.aliases(f) {
 		return
 	}
-	s.flush(nil)
+	s.flushBefore(nil)
 }
 
 // Values of stdioAliasState.
@@ -249,4 +429,35 @@ func (s *stdioStream) aliases(f *File) bool {
 	}
 	f.stdioAlias.v.Store(state)
 	return same
+}
+
+// Values of STDIOBUF_MAXDELAY.
+const (
+	stdioBoundEnv = "STDIOBUF_MAXDELAY"
+	stdioNoBound  = "none"
+	// stdioDefaultBound is the bound when STDIOBUF_MAXDELAY is not set:
+	// chosen by bench/stdout-latency.sh
+	// (bench/results/2026-12-01-stdout-latency.md).
+	stdioDefaultBound = 50 * time.Millisecond
+)
+
+// stdioBound returns the bound STDIOBUF_MAXDELAY sets: a positive
+// duration ("50ms", "1s"), or none for no bound, glibc's rule (a byte
+// waits until the buffer is full, a flush, or exit). A bad value is
+// reported on standard error, in the words stream uses for its own
+// variables, and the default used.
+func stdioBound() time.Duration {
+	v, ok := syscall.Getenv(stdioBoundEnv)
+	if !ok || v == "" {
+		return stdioDefaultBound
+	}
+	if v == stdioNoBound {
+		return 0
+	}
+	d, err := time.ParseDuration(v)
+	if err != nil || d <= 0 {
+		syscall.Write(syscall.Stderr, []byte("stream: invalid "+stdioBoundEnv+"=\""+v+"\": want a positive duration such as 50ms, or "+stdioNoBound+"; using "+stdioDefaultBound.String()+"\n"))
+		return stdioDefaultBound
+	}
+	return d
 }

@@ -209,6 +209,24 @@ func main() {
 			}
 		}
 		fmt.Printf("%d lines, %d read through the embedding type's Read\n", lines, upper)
+	case "ready":
+		// A server's READY line, then it blocks until its parent
+		// answers (on descriptor 3, so that no read of standard input
+		// flushes standard output).
+		fmt.Println("READY")
+		answered()
+		fmt.Println("done")
+	case "progress":
+		// Progress lines, each waiting for an answer.
+		for i := range 3 {
+			fmt.Printf("progress %d\n", i)
+			answered()
+		}
+	case "partial":
+		// A prompt without a newline, waiting for an answer.
+		fmt.Print("continue? ")
+		answered()
+		fmt.Println("yes")
 	case "bufioflush":
 		// The program's own flushes, then a wait: a bufio.Writer's,
 		// and encoding/csv's (a bufio.Writer inside).
@@ -223,6 +241,19 @@ func main() {
 		c.Write([]string{"a", "b"})
 		c.Flush()
 		answered()
+	case "fullwait":
+		// A line, then a wait: standard output is /dev/full, and the
+		// error of the flush by the bound is reported meanwhile.
+		fmt.Println("lost")
+		answered()
+	case "full", "fullignore":
+		// A line to /dev/full: "full" checks fmt's error, as a careful
+		// program does; "fullignore" does not.
+		_, err := fmt.Println("hello")
+		if err != nil && os.Args[1] == "full" {
+			fmt.Fprintln(os.Stderr, "prog:", err)
+			os.Exit(1)
+		}
 	case "newfile":
 		// Another *File on descriptor 1 between two lines.
 		fmt.Println("1")
@@ -246,6 +277,12 @@ func main() {
 		f.WriteString("2\n")
 		f.Close()
 		fmt.Println("3")
+	case "sleepy":
+		// Two lines a moment apart: two writes under a bound, one
+		// without (counted with strace).
+		fmt.Println("a")
+		time.Sleep(300 * time.Millisecond)
+		fmt.Println("b")
 	case "many":
 		// golang/go#3463's loop, for counting write calls.
 		for i := range 100000 {
