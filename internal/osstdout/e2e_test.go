@@ -199,16 +199,22 @@ func runEnv(t *testing.T, bin string, s sink, merged bool, env []string, args ..
 	if merged {
 		cmd.Stderr = cmd.Stdout
 	}
-	err := cmd.Run()
-	status := 0
-	if err != nil {
-		var ee *exec.ExitError
-		if !errors.As(err, &ee) {
-			t.Fatalf("%s %v: %v", bin, args, err)
-		}
-		status = ee.ExitCode()
-	}
+	status := exitStatus(t, cmd.Run())
 	return result{Stdout: string(read()), Stderr: errBuf.String(), Status: status}
+}
+
+// exitStatus is the exit status of a program that ran with err, -1 if a
+// signal ended it; it fails the test if the program did not run.
+func exitStatus(t *testing.T, err error) int {
+	t.Helper()
+	var ee *exec.ExitError
+	if errors.As(err, &ee) {
+		return ee.ExitCode()
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	return 0
 }
 
 // TestSameOutput: every exit path that runs exit hooks, a child writing

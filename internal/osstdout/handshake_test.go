@@ -4,9 +4,7 @@ package osstdout_test
 
 import (
 	"bytes"
-	"errors"
 	"fmt"
-	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -98,12 +96,16 @@ type conversation struct {
 	args  []string
 	env   []string // added to the environment
 	texts []string
+	// stdout, if set, is the program's standard output, and the texts
+	// are what it writes to standard error.
+	stdout *os.File
 }
 
 // converse runs bin through c with standard output to s, answering each
 // text once it has arrived, and returns what the program wrote to standard
-// error and its exit status. It logs how long each text took to arrive
-// after the answer before it: a bound at work shows there.
+// error (unless that is what the texts are) and its exit status. It logs
+// how long each text took to arrive after the answer before it: a bound
+// at work shows there.
 func converse(t *testing.T, bin string, s sink, c conversation) (stderr string, status int) {
 	t.Helper()
 	out, until := watch(t, s)
@@ -116,6 +118,9 @@ func converse(t *testing.T, bin string, s sink, c conversation) (stderr string, 
 	cmd.Env = append(os.Environ(), c.env...)
 	var errBuf bytes.Buffer
 	cmd.Stdout, cmd.Stderr, cmd.ExtraFiles = out, &errBuf, []*os.File{answers}
+	if c.stdout != nil {
+		cmd.Stdout, cmd.Stderr = c.stdout, out
+	}
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
@@ -142,14 +147,8 @@ func converse(t *testing.T, bin string, s sink, c conversation) (stderr string, 
 		}
 	}
 	t.Logf("%s %v over %s: each text arrived after%s", filepath.Base(bin), c.args, s, delays.String())
-	err = cmd.Wait()
+	status = exitStatus(t, cmd.Wait())
 	done = true
-	var ee *exec.ExitError
-	if errors.As(err, &ee) {
-		status = ee.ExitCode()
-	} else if err != nil {
-		t.Fatal(err)
-	}
 	return errBuf.String(), status
 }
 
@@ -213,6 +212,17 @@ func TestMaxDelayVariable(t *testing.T) {
 	}
 }
 
+// openFull opens /dev/full for writing, or skips the test.
+func openFull(t *testing.T) *os.File {
+	t.Helper()
+	full, err := os.OpenFile("/dev/full", os.O_WRONLY, 0)
+	if err != nil {
+		t.Skipf("no /dev/full: %v", err)
+	}
+	t.Cleanup(func() { full.Close() })
+	return full
+}
+
 // TestDevFull: a write error that only the exit flush meets is reported
 // on standard error as GNU tools report it, and the program exits with
 // status 1, as the plain build of a program that checks fmt's errors
@@ -220,23 +230,12 @@ func TestMaxDelayVariable(t *testing.T) {
 // rule), where its plain build exits 0 having written nothing.
 func TestDevFull(t *testing.T) {
 	plain, buffered := programs(t)
-	full, err := os.OpenFile("/dev/full", os.O_WRONLY, 0)
-	if err != nil {
-		t.Skipf("no /dev/full: %v", err)
-	}
-	defer full.Close()
+	full := openFull(t)
 	runFull := func(bin, kind string) result {
 		cmd := exec.Command(bin, kind)
 		var errBuf bytes.Buffer
 		cmd.Stdout, cmd.Stderr = full, &errBuf
-		err := cmd.Run()
-		var ee *exec.ExitError
-		status := 0
-		if errors.As(err, &ee) {
-			status = ee.ExitCode()
-		} else if err != nil {
-			t.Fatal(err)
-		}
+		status := exitStatus(t, cmd.Run())
 		return result{Stderr: errBuf.String(), Status: status}
 	}
 	if got := runFull(plain, "full"); got.Status != 1 || !strings.Contains(got.Stderr, "no space left on device") {
@@ -251,43 +250,16 @@ func TestDevFull(t *testing.T) {
 }
 
 // TestDevFullAtBound: the error the bound's flush meets is reported while
-// the program runs, once, and the program exits with status 1.
+// the program runs (it waits until the message has come), once, and the
+// program exits with status 1.
 func TestDevFullAtBound(t *testing.T) {
 	_, buffered := programs(t)
-	full, err := os.OpenFile("/dev/full", os.O_WRONLY, 0)
-	if err != nil {
-		t.Skipf("no /dev/full: %v", err)
+	c := conversation{
+		args:   []string{"fullwait"},
+		stdout: openFull(t),
+		texts:  []string{"prog-stdout: write error: No space left on device\n", ""},
 	}
-	defer full.Close()
-	r, w, err := os.Pipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer r.Close()
-	answers, answer, err := os.Pipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer answer.Close()
-	cmd := exec.Command(buffered, "fullwait")
-	cmd.Stdout, cmd.Stderr, cmd.ExtraFiles = full, w, []*os.File{answers}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	w.Close()
-	answers.Close()
-	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
-	msg := "prog-stdout: write error: No space left on device\n"
-	r.SetReadDeadline(time.Now().Add(stepWait))
-	got := make([]byte, len(msg))
-	if _, err := io.ReadFull(r, got); err != nil || string(got) != msg {
-		t.Fatalf("while the program waits, stderr has %q (%v), want %q", got, err, msg)
-	}
-	answer.Write([]byte{'\n'})
-	rest, _ := io.ReadAll(r)
-	err = cmd.Wait()
-	var ee *exec.ExitError
-	if !errors.As(err, &ee) || ee.ExitCode() != 1 || len(rest) != 0 {
-		t.Errorf("exit: %v, then stderr %q; want status 1 and nothing more", err, rest)
+	if _, status := converse(t, buffered, toPipe, c); status != 1 {
+		t.Errorf("exit status %d, want 1", status)
 	}
 }
