@@ -120,7 +120,9 @@ func (s *stdioStream) write(b []byte) (int, error) {
 	if err != nil {
 		s.errSeen = true
 	}
-	s.settle(before, n)
+	if before == 0 || s.w.Buffered() != before+n {
+		s.settle(before, n)
+	}
 	return n, err
 }
 
@@ -128,7 +130,8 @@ func (s *stdioStream) write(b []byte) (int, error) {
 // bytes wait and since when, and arms the bound when a wait begins: when
 // bytes stay in a buffer that was empty, or that a flush by size emptied
 // during the write. Bytes added to a wait already under way change
-// nothing, so a fast writer costs the bound one clock read a buffer.
+// nothing (write does not even call it then), so a fast writer costs the
+// bound one clock read a buffer.
 func (s *stdioStream) settle(before, added int) {
 	after := s.w.Buffered()
 	if s.pending.Load() != (after > 0) {
