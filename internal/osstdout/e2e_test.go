@@ -199,25 +199,32 @@ func runEnv(t *testing.T, bin string, s sink, merged bool, env []string, args ..
 	if merged {
 		cmd.Stderr = cmd.Stdout
 	}
-	err := cmd.Run()
-	status := 0
-	if err != nil {
-		var ee *exec.ExitError
-		if !errors.As(err, &ee) {
-			t.Fatalf("%s %v: %v", bin, args, err)
-		}
-		status = ee.ExitCode()
-	}
+	status := exitStatus(t, cmd.Run())
 	return result{Stdout: string(read()), Stderr: errBuf.String(), Status: status}
+}
+
+// exitStatus is the exit status of a program that ran with err, -1 if a
+// signal ended it; it fails the test if the program did not run.
+func exitStatus(t *testing.T, err error) int {
+	t.Helper()
+	var ee *exec.ExitError
+	if errors.As(err, &ee) {
+		return ee.ExitCode()
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	return 0
 }
 
 // TestSameOutput: every exit path that runs exit hooks, a child writing
 // to the same descriptor, a raw write after Fd, io.Copy into os.Stdout, a
 // bufio.Reader's WriteTo into a bufio.Writer over it (a kernel copy),
 // standard error merged into standard output, Close, Stat and Seek (which
-// see the bytes printed before them) and a log.Logger on os.Stdout deliver
-// every byte in the order of the plain build, wherever standard output
-// goes.
+// see the bytes printed before them), a log.Logger on os.Stdout, and
+// writes through another *File on the same file (os.NewFile(1, ...),
+// /dev/stdout, /proc/self/fd/1) deliver every byte in the order of the
+// plain build, wherever standard output goes.
 func TestSameOutput(t *testing.T) {
 	plain, buffered := programs(t)
 	data := filepath.Join(t.TempDir(), "data")
@@ -242,6 +249,9 @@ func TestSameOutput(t *testing.T) {
 		{"Stat and Seek", []string{"stat"}, false},
 		{"log.Logger", []string{"log"}, false},
 		{"io.Copy into stderr 2>&1", []string{"copyerr", data}, true},
+		{"os.NewFile(1)", []string{"newfile"}, false},
+		{"dev-stdout after Flush", []string{"devstdout"}, false},
+		{"proc-self-fd-1 after Flush", []string{"procfd1"}, false},
 	}
 	for _, c := range cases {
 		for _, s := range []sink{toFile, toPipe, toDevNull, toPty} {

@@ -14,10 +14,11 @@ import (
 
 // osSide is what package os tells this package about its files, which
 // this package cannot name. Package os fills it while it initialises,
-// before any other package runs, through setOSSide; in a program without
-// package os it stays empty, and no value is an *os.File.
+// through setOSSide, before any package that imports os does; in a
+// program without package os it stays empty, and no value is an *os.File.
 var osSide struct {
-	isFile func(v any) bool // v is a non-nil *os.File, not a type embedding one
+	isFile  func(v any) bool        // v is a non-nil *os.File, not a type embedding one
+	flushed func(w io.Writer) error // called after a Writer over w flushed (kernelFlush)
 }
 
 // setOSSide is the one channel from package os to this package: os calls
@@ -26,8 +27,19 @@ var osSide struct {
 // both together).
 //
 //go:linkname setOSSide
-func setOSSide(isFile func(any) bool) {
-	osSide.isFile = isFile
+func setOSSide(isFile func(any) bool, flushed func(io.Writer) error) {
+	osSide.isFile, osSide.flushed = isFile, flushed
+}
+
+// kernelFlush is called by Writer.Flush once its bytes went to w: if w is
+// the process's original standard output, which package os buffers, os
+// writes them out, so that they are in the kernel when Flush returns, as
+// after fflush(stdout) in C.
+func kernelFlush(w io.Writer) error {
+	if osSide.flushed == nil {
+		return nil
+	}
+	return osSide.flushed(w)
 }
 
 // syscallError is what a failed kernel copy returns here, in place of

@@ -6,16 +6,28 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"encoding/csv"
 	"fmt"
 	"io"
 	"log"
 	"os"
 	"os/exec"
+	"os/signal"
 	"strings"
 	"sync"
 	"syscall"
 	"time"
 )
+
+// answered waits until the parent answers on descriptor 3 (one byte), and
+// exits if it cannot.
+func answered() {
+	var b [1]byte
+	if _, err := os.NewFile(3, "answers").Read(b[:]); err != nil {
+		fmt.Fprintln(os.Stderr, "waiting for an answer:", err)
+		os.Exit(1)
+	}
+}
 
 func lines(prefix string, n int) {
 	for i := range n {
@@ -213,6 +225,85 @@ func main() {
 			}
 		}
 		fmt.Printf("%d lines, %d read through the embedding type's Read\n", lines, upper)
+	case "ready":
+		// A server's READY line, then it blocks until its parent
+		// answers (on descriptor 3, so that no read of standard input
+		// flushes standard output).
+		fmt.Println("READY")
+		answered()
+		fmt.Println("done")
+	case "progress":
+		// Progress lines, each waiting for an answer.
+		for i := range 3 {
+			fmt.Printf("progress %d\n", i)
+			answered()
+		}
+	case "partial":
+		// A prompt without a newline, waiting for an answer.
+		fmt.Print("continue? ")
+		answered()
+		fmt.Println("yes")
+	case "bufioflush":
+		// The program's own flushes, then a wait: a bufio.Writer's,
+		// and encoding/csv's (a bufio.Writer inside).
+		w := bufio.NewWriter(os.Stdout)
+		w.WriteString("flushed\n")
+		if err := w.Flush(); err != nil {
+			fmt.Fprintln(os.Stderr, "flush:", err)
+			os.Exit(1)
+		}
+		answered()
+		c := csv.NewWriter(os.Stdout)
+		c.Write([]string{"a", "b"})
+		c.Flush()
+		answered()
+	case "fullwait":
+		// A line, then a wait: standard output is /dev/full, and the
+		// error of the flush by the bound is reported meanwhile.
+		fmt.Println("lost")
+		answered()
+	case "full", "fullignore":
+		// A line to /dev/full: "full" checks fmt's error, as a careful
+		// program does; "fullignore" does not.
+		_, err := fmt.Println("hello")
+		if err != nil && os.Args[1] == "full" {
+			fmt.Fprintln(os.Stderr, "prog:", err)
+			os.Exit(1)
+		}
+	case "newfile":
+		// Another *File on descriptor 1 between two lines.
+		fmt.Println("1")
+		os.NewFile(1, "stdout").WriteString("2\n")
+		fmt.Println("3")
+	case "devstdout", "procfd1":
+		// goawk's TestDevStdout: its own Flush, then a write through a
+		// file opened as /dev/stdout (or /proc/self/fd/1).
+		name := "/dev/stdout"
+		if os.Args[1] == "procfd1" {
+			name = "/proc/self/fd/1"
+		}
+		w := bufio.NewWriter(os.Stdout)
+		w.WriteString("1 ")
+		w.Flush()
+		f, err := os.OpenFile(name, os.O_WRONLY|os.O_APPEND, 0)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+		f.WriteString("2\n")
+		f.Close()
+		fmt.Println("3")
+	case "sigpipe":
+		// Lines into a pipe nobody reads, SIGPIPE caught: the writes
+		// fail, the program goes on and exits 0, saying nothing.
+		signal.Notify(make(chan os.Signal, 1), syscall.SIGPIPE)
+		lines("sigpipe", 100)
+	case "sleepy":
+		// Two lines a moment apart: two writes under a bound, one
+		// without (counted with strace).
+		fmt.Println("a")
+		time.Sleep(300 * time.Millisecond)
+		fmt.Println("b")
 	case "many":
 		// golang/go#3463's loop, for counting write calls.
 		for i := range 100000 {
