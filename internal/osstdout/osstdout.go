@@ -28,6 +28,10 @@ import (
 	"strings"
 )
 
+// Packages are the standard-library packages -stdout patches: os (Files)
+// and the hooks os's buffer needs in runtime and syscall (PatchFiles).
+var Packages = []string{"os", "runtime", "syscall"}
+
 // Methods are the methods of *os.File that the added files wrap.
 var Methods = []string{
 	"Write", "WriteAt", "ReadFrom", "Read", "Fd", "SyscallConn", "Sync",

@@ -118,11 +118,11 @@ func GenerateWith(tc Toolchain, src fs.FS, cacheDir, goCmd string, opts Options)
 	}
 	pkgs := []pkgOverlay{{path: "bufio", std: std, gen: gen}}
 	if opts.Stdout {
-		osPkg, err := stdoutFiles(tc, files, gen)
+		patches, err := stdoutFiles(tc, files, gen)
 		if err != nil {
 			return nil, err
 		}
-		pkgs = append(pkgs, osPkg)
+		pkgs = append(pkgs, patches...)
 	}
 	if err := publish(tc, pkgs, ov, goCmd); err != nil {
 		return nil, err

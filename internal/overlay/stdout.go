@@ -14,12 +14,25 @@ import (
 // Source directories of `stdiobuf build -stdout`, inside the fs.FS handed
 // to GenerateWith: the patcher of package os (its source is part of the
 // cache key), the files it adds to os, and the files that stand in for
-// stream's osfile.go and std.go in a bufio that package os imports.
+// stream's osfile.go and std.go in a bufio that package os imports. The
+// templates of the other packages it patches are in osstdoutDir/PKG.
 const (
 	osstdoutDir      = "internal/osstdout"
 	osstdoutStdDir   = "internal/osstdout/std"
 	osstdoutBufioDir = "internal/osstdout/bufio"
 )
+
+// hookDirs are the template directories of the packages -stdout patches
+// besides os, by import path.
+func hookDirs() map[string]string {
+	dirs := make(map[string]string)
+	for _, p := range osstdout.Packages {
+		if p != "os" {
+			dirs[p] = path.Join(osstdoutDir, p)
+		}
+	}
+	return dirs
+}
 
 // stdoutReplaced are stream's files that import package os; under -stdout
 // package os imports bufio, so the generated bufio takes the files of the
@@ -28,7 +41,11 @@ var stdoutReplaced = []string{"osfile.go", "std.go"}
 
 // addStdoutSource adds to files the sources -stdout needs from src.
 func addStdoutSource(src fs.FS, files map[string][]byte) (map[string][]byte, error) {
-	for _, dir := range []string{osstdoutDir, osstdoutStdDir, osstdoutBufioDir} {
+	dirs := []string{osstdoutDir, osstdoutStdDir, osstdoutBufioDir}
+	for _, dir := range hookDirs() {
+		dirs = append(dirs, dir)
+	}
+	for _, dir := range dirs {
 		if err := readSourceDir(src, dir, files); err != nil {
 			return nil, err
 		}
@@ -37,33 +54,53 @@ func addStdoutSource(src fs.FS, files map[string][]byte) (map[string][]byte, err
 }
 
 // stdoutFiles swaps, in gen, the files of stream that import package os
-// for their stand-ins, and returns the patch of package os: the files it
-// replaces or adds.
-func stdoutFiles(tc Toolchain, files map[string][]byte, gen map[string][]byte) (pkgOverlay, error) {
+// for their stand-ins, and returns the patches of package os and of the
+// other packages -stdout hooks: the files each replaces or adds.
+func stdoutFiles(tc Toolchain, files map[string][]byte, gen map[string][]byte) ([]pkgOverlay, error) {
 	for _, name := range stdoutReplaced {
 		twin, ok := files[path.Join(osstdoutBufioDir, name)]
 		if !ok {
-			return pkgOverlay{}, fmt.Errorf("%w: no %s/%s", ErrSource, osstdoutBufioDir, name)
+			return nil, fmt.Errorf("%w: no %s/%s", ErrSource, osstdoutBufioDir, name)
 		}
 		b, ok := bytes.CutPrefix(twin, []byte("//go:build "+strings.TrimSuffix(stdTag, " && ")+"\n"))
 		if !ok {
-			return pkgOverlay{}, fmt.Errorf("%w: %s/%s lacks its build tag", ErrSource, osstdoutBufioDir, name)
+			return nil, fmt.Errorf("%w: %s/%s lacks its build tag", ErrSource, osstdoutBufioDir, name)
 		}
 		gen[name] = append([]byte(header(path.Join(osstdoutBufioDir, name))), b...)
 	}
+	osFiles, err := osstdout.Files(tc.GOROOT, tc.GOVERSION, templatesIn(files, osstdoutStdDir))
+	if err != nil {
+		return nil, err
+	}
+	pkgs := []pkgOverlay{patchOverlay("os", osFiles)}
+	dirs := hookDirs()
+	for _, p := range sortedKeys(dirs) {
+		patched, err := osstdout.PatchFiles(tc.GOROOT, tc.GOVERSION, p, templatesIn(files, dirs[p]))
+		if err != nil {
+			return nil, err
+		}
+		pkgs = append(pkgs, patchOverlay(p, patched))
+	}
+	return pkgs, nil
+}
+
+// templatesIn returns the files of dir, by base name.
+func templatesIn(files map[string][]byte, dir string) map[string][]byte {
 	templates := make(map[string][]byte)
 	for name, b := range files {
-		if path.Dir(name) == osstdoutStdDir {
+		if path.Dir(name) == dir {
 			templates[path.Base(name)] = b
 		}
 	}
-	osFiles, err := osstdout.Files(tc.GOROOT, tc.GOVERSION, templates)
-	if err != nil {
-		return pkgOverlay{}, err
-	}
+	return templates
+}
+
+// patchOverlay is the patch of package p made of gen, the files it
+// replaces or adds.
+func patchOverlay(p string, gen map[string][]byte) pkgOverlay {
 	std := &pkgFiles{files: make(map[string]*ast.File)}
-	for name := range osFiles {
+	for name := range gen {
 		std.files[name] = nil // only the names matter to a patch
 	}
-	return pkgOverlay{path: "os", std: std, gen: osFiles, patch: true}, nil
+	return pkgOverlay{path: p, std: std, gen: gen, patch: true}
 }
