@@ -21,8 +21,10 @@ import (
 )
 
 // The tests of the runtime and syscall hooks build testdata/crash plainly
-// and with the -stdout overlay, and compare what each case shows: a panic,
-// a fatal error, a signal, a descriptor handed on.
+// and with `stdiobuf build -stdout`, and compare what each case shows: a
+// panic, a fatal error, a signal, a descriptor handed on. With
+// STDIOBUF_OTHER_GO set (go1.25.5, go1.27.3), that toolchain builds both,
+// which GOTOOLCHAIN downloads: the hooks' patch must apply to its runtime.
 
 var (
 	crashOnce  sync.Once
@@ -37,33 +39,52 @@ func crashPrograms(t *testing.T) (plain, buffered string) {
 	if testing.Short() {
 		t.Skip("builds the standard library with an overlay: skipped with -short")
 	}
-	crashOnce.Do(func() {
-		crashDir, crashErr = os.MkdirTemp("", "osstdout-crash-")
-		if crashErr != nil {
-			return
-		}
-		var ov string
-		if ov, _, crashErr = overlayPaths(crashDir); crashErr != nil {
-			return
-		}
-		crashPlain = filepath.Join(crashDir, "crash-plain")
-		crashBuf = filepath.Join(crashDir, "crash-stdout")
-		for _, b := range []struct{ out, overlay string }{{crashPlain, ""}, {crashBuf, ov}} {
-			args := []string{"build", "-o", b.out}
-			if b.overlay != "" {
-				args = append(args, "-overlay="+b.overlay)
-			}
-			args = append(args, "./testdata/crash")
-			if out, err := exec.Command("go", args...).CombinedOutput(); err != nil {
-				crashErr = fmt.Errorf("go %s: %v\n%s", strings.Join(args, " "), err, out)
-				return
-			}
-		}
-	})
+	crashOnce.Do(func() { crashPlain, crashBuf, crashErr = buildCrash() })
 	if crashErr != nil {
 		t.Fatal(crashErr)
 	}
 	return crashPlain, crashBuf
+}
+
+// buildCrash builds testdata/crash in a module of its own (so that the
+// toolchain can be older than this module's), plainly and with
+// `stdiobuf build -stdout`.
+func buildCrash() (plain, buffered string, err error) {
+	if crashDir, err = os.MkdirTemp("", "osstdout-crash-"); err != nil {
+		return "", "", err
+	}
+	tool := filepath.Join(crashDir, "stdiobuf")
+	if out, err := exec.Command("go", "build", "-o", tool, "../../cmd/stdiobuf").CombinedOutput(); err != nil {
+		return "", "", fmt.Errorf("building cmd/stdiobuf: %v\n%s", err, out)
+	}
+	src, err := os.ReadFile(filepath.Join("testdata", "crash", "main.go"))
+	if err != nil {
+		return "", "", err
+	}
+	mod := filepath.Join(crashDir, "crash")
+	if err := os.Mkdir(mod, 0o755); err != nil {
+		return "", "", err
+	}
+	env := os.Environ()
+	goLine := "1.25" // the oldest release -stdout supports
+	if v := os.Getenv("STDIOBUF_OTHER_GO"); v != "" {
+		env = append(env, "GOTOOLCHAIN="+v)
+		goLine = strings.Join(strings.Split(strings.TrimPrefix(v, "go"), ".")[:2], ".")
+	}
+	for name, b := range map[string][]byte{"main.go": src, "go.mod": []byte("module example.com/crash\n\ngo " + goLine + "\n")} {
+		if err := os.WriteFile(filepath.Join(mod, name), b, 0o644); err != nil {
+			return "", "", err
+		}
+	}
+	plain, buffered = filepath.Join(crashDir, "crash-plain"), filepath.Join(crashDir, "crash-stdout")
+	for _, args := range [][]string{{"go", "build", "-o", plain}, {tool, "build", "-stdout", "-o", buffered}} {
+		cmd := exec.Command(args[0], append(args[1:], ".")...)
+		cmd.Dir, cmd.Env = mod, env
+		if out, err := cmd.CombinedOutput(); err != nil {
+			return "", "", fmt.Errorf("%s: %v\n%s", strings.Join(args, " "), err, out)
+		}
+	}
+	return plain, buffered, nil
 }
 
 // crashed is what one run of the crash program showed.
@@ -208,8 +229,9 @@ func awaitReady(t *testing.T, errPipe *bufio.Reader) string {
 
 // variable matches what differs from run to run or build to build in a
 // panic's or fatal error's report: code offsets, addresses, goroutine
-// numbers, log's time stamps.
-var variable = regexp.MustCompile(`\+0x[0-9a-f]+|0x[0-9a-f]+|goroutine \d+|\d{4}/\d\d/\d\d \d\d:\d\d:\d\d`)
+// numbers, log's time stamps, and the GOROOT of a toolchain GOTOOLCHAIN
+// downloaded, which stdiobuf builds with through a link of its own.
+var variable = regexp.MustCompile(`\+0x[0-9a-f]+|0x[0-9a-f]+|goroutine \d+|\d{4}/\d\d/\d\d \d\d:\d\d:\d\d|\S*/src/`)
 
 func normalized(c crashed) crashed {
 	c.Stdout = variable.ReplaceAllString(c.Stdout, "X")
@@ -375,8 +397,8 @@ func TestCrashHelpers(t *testing.T) {
 	if got := awaitReady(t, r); got != "something\n" {
 		t.Errorf("awaitReady returned %q, want the line before ready", got)
 	}
-	c := normalized(crashed{Stderr: "goroutine 17 [running]:\n\tmain.go:3 +0x1f\n2026/12/01 10:00:00 x"})
-	if diff := cmp.Diff("X [running]:\n\tmain.go:3 X\nX x", c.Stderr); diff != "" {
+	c := normalized(crashed{Stderr: "goroutine 17 [running]:\n\tmain.go:3 +0x1f\n\t/go/src/log/log.go:451\n2026/12/01 10:00:00 x"})
+	if diff := cmp.Diff("X [running]:\n\tmain.go:3 X\n\tXlog/log.go:451\nX x", c.Stderr); diff != "" {
 		t.Errorf("normalized (-want +got):\n%s", diff)
 	}
 }

@@ -1,13 +1,12 @@
 //go:build stdiobuf_std
 
 // This file is added to package runtime by `stdiobuf build -stdout`. The
-// runtime cannot import os, where the buffered standard output lives
-// (zz_stdiobuf_stdout.go there), so os hands it, at init, the functions
-// that flush it (zz_stdiobuf_hooks.go there), and the statements the
-// generator inserts (internal/osstdout's insertions) call them where the
-// program ends without exit hooks or shows its output in another way. A
-// program that does not link os has none of them, and every hook does
-// nothing.
+// runtime cannot import os, where the buffered standard output lives, so
+// os hands it, at init, the functions that flush it (zz_stdiobuf_hooks.go
+// there), and the statements the generator inserts (internal/osstdout's
+// insertions) call them where the program ends without exit hooks or
+// shows its output in another way. A program that does not link os has
+// none of them, and every hook does nothing.
 
 package runtime
 

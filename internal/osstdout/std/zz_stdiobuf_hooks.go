@@ -1,9 +1,9 @@
 //go:build stdiobuf_std
 
 // This file is added to package os by `stdiobuf build -stdout`, beside
-// zz_stdiobuf_stdout.go: it hands the runtime the functions that flush
-// standard output (the runtime's side is its zz_stdiobuf_hooks.go, and the
-// statements internal/osstdout inserts into packages runtime and
+// the file that buffers standard output: it hands the runtime the
+// functions that flush it (the runtime's side is its zz_stdiobuf_hooks.go,
+// and the statements internal/osstdout inserts into packages runtime and
 // syscall), so that an unrecovered panic, main's Goexit, a fatal signal,
 // the runtime's println, syscall.Dup2 onto descriptor 1, ForkExec, Exec
 // and syscall.Exit see every byte written before them.
