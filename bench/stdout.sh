@@ -4,8 +4,11 @@
 # `stdiobuf build -stdout`, against the same loops in C with printf: into
 # /dev/null, a file, a pipe read by `cat > /dev/null`, and a
 # pseudo-terminal (through script(1), whose own copying is the same for
-# all three programs). Medians of interleaved runs, and write(2) calls on
-# standard output counted with strace.
+# all three programs). The -stdout build runs twice: with its default
+# bound on how long output waits, and with STDIOBUF_MAXDELAY=none (no
+# bound, glibc's rule): the difference is what the bound costs a fast
+# writer. Medians of interleaved runs, and write(2) calls on standard
+# output counted with strace.
 #
 #   bench/stdout.sh [-n LINES] [-c LINES] [-r RUNS] [-o RESULTS.md]
 #
@@ -53,32 +56,44 @@ to() {
 	esac
 }
 
-# run PROG SINK ARGS...: one timed run; prints seconds.
-run() {
-	local prog=$1 sink=$2
-	shift 2
-	local t0 t1
-	t0=$(date +%s%N)
-	to "$sink" "$tmp/$prog" "$@"
-	t1=$(date +%s%N)
-	awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f\n", (b - a) / 1e9 }'
+# bin PROG: the binary PROG runs; go-stdout-nobound is go-stdout with no
+# bound (it sets STDIOBUF_MAXDELAY for the caller's subshell).
+bin() {
+	case $1 in
+	go-stdout-nobound) echo "$tmp/go-stdout" ;;
+	*) echo "$tmp/$1" ;;
+	esac
 }
 
-# writes PROG SINK ARGS...: write(2) calls on descriptor 1.
-writes() {
+# run PROG SINK ARGS...: one timed run; prints seconds.
+run() (
 	local prog=$1 sink=$2
 	shift 2
+	[ "$prog" = go-stdout-nobound ] && export STDIOBUF_MAXDELAY=none
+	local t0 t1
+	t0=$(date +%s%N)
+	to "$sink" "$(bin "$prog")" "$@"
+	t1=$(date +%s%N)
+	awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f\n", (b - a) / 1e9 }'
+)
+
+# writes PROG SINK ARGS...: write(2) calls on descriptor 1.
+writes() (
+	local prog=$1 sink=$2
+	shift 2
+	[ "$prog" = go-stdout-nobound ] && export STDIOBUF_MAXDELAY=none
 	local log="$tmp/strace.log"
-	to "$sink" strace -f -o "$log" -e trace=write "$tmp/$prog" "$@"
+	to "$sink" strace -f -o "$log" -e trace=write "$(bin "$prog")" "$@"
 	grep -c 'write(1,' "$log" || true
-}
+)
 
 median() { sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
 
-progs=(go-plain go-stdout c-printf)
+progs=(go-plain go-stdout go-stdout-nobound c-printf)
 sinks=(devnull file pipe pty)
 loops=(println printf)
 declare -A times
+load0=$(cut -d' ' -f1-3 /proc/loadavg)
 echo "# stdout: $runs interleaved runs, $n lines" >&2
 for ((r = 1; r <= runs; r++)); do
 	for loop in "${loops[@]}"; do
@@ -97,13 +112,14 @@ done
 {
 	echo "# stdout buffering: plain Go, Go built with \`stdiobuf build -stdout\`, C printf"
 	echo
-	echo "$(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) CPUs, $(uname -sr), $(go version | cut -d' ' -f3),"
-	echo "$(ldd --version | head -1 | sed 's/.*) //;s/^/glibc /'); load average at the end: $(cut -d' ' -f1-3 /proc/loadavg)."
+	echo "$(date -u '+%Y-%m-%d %H:%M UTC'), $(lscpu | sed -n 's/^Model name: *//p'), $(nproc) CPUs, $(uname -sr), $(go version | cut -d' ' -f3),"
+	echo "$(ldd --version | head -1 | sed 's/.*) //;s/^/glibc /'); load average at the start: $load0; at the end: $(cut -d' ' -f1-3 /proc/loadavg)."
 	echo "$n lines, median of $runs interleaved runs (seconds); writes = write(2) calls on descriptor 1 for $count lines (strace, one run)."
+	echo "-stdout: the default bound on how long output waits; no bound: STDIOBUF_MAXDELAY=none."
 	echo "Command: \`bench/stdout.sh -n $n -c $count -r $runs\`"
 	echo
-	echo "| loop | output | plain Go | -stdout | C printf | plain / -stdout | -stdout / C | writes plain | writes -stdout | writes C |"
-	echo "|---|---|---|---|---|---|---|---|---|---|"
+	echo "| loop | output | plain Go | -stdout | -stdout, no bound | C printf | plain / -stdout | bound's cost | -stdout / C | writes plain | writes -stdout | writes no bound | writes C |"
+	echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|"
 	for loop in "${loops[@]}"; do
 		flag=()
 		[ "$loop" = printf ] && flag=(-printf)
@@ -114,8 +130,9 @@ done
 				wr[$prog]=$(writes "$prog" "$sink" "${flag[@]}" "-n=$count")
 			done
 			ratio1=$(awk -v a="${med[go-plain]}" -v b="${med[go-stdout]}" 'BEGIN { printf "%.2f", a / b }')
+			cost=$(awk -v a="${med[go-stdout]}" -v b="${med[go-stdout-nobound]}" 'BEGIN { printf "%.2f", a / b }')
 			ratio2=$(awk -v a="${med[go-stdout]}" -v b="${med[c-printf]}" 'BEGIN { printf "%.2f", a / b }')
-			echo "| $loop | $sink | ${med[go-plain]} | ${med[go-stdout]} | ${med[c-printf]} | ${ratio1}x | ${ratio2}x | ${wr[go-plain]} | ${wr[go-stdout]} | ${wr[c-printf]} |"
+			echo "| $loop | $sink | ${med[go-plain]} | ${med[go-stdout]} | ${med[go-stdout-nobound]} | ${med[c-printf]} | ${ratio1}x | ${cost}x | ${ratio2}x | ${wr[go-plain]} | ${wr[go-stdout]} | ${wr[go-stdout-nobound]} | ${wr[c-printf]} |"
 		done
 	done
 } | tee "$out"

@@ -22,6 +22,12 @@ func osFile(w io.Writer) (io.Writer, bool) {
 	return f, ok
 }
 
+// kernelFlush is called by Writer.Flush once its bytes went to w: w's own
+// buffering, if it has any, is its own business here. (Under `stdiobuf
+// build -stdout`, where package os buffers the original standard output,
+// the twin of this file writes that buffer out.)
+func kernelFlush(w io.Writer) error { return nil }
+
 // raFile is what read-ahead reads from: an *os.File, whose reads hold
 // its internal reference so that its owner's Close never closes the
 // descriptor under a read in flight (readahead.go).

@@ -149,9 +149,14 @@ func (b *Writer) Reset(w io.Writer) {
 }
 
 // Flush hands everything buffered to the underlying writer. After a
-// failure it returns the same error every time.
+// failure it returns the same error every time. Under `stdiobuf build
+// -stdout`, a Writer over the original standard output has its bytes in
+// the kernel when Flush returns (kernelFlush).
 func (b *Writer) Flush() error {
-	return b.flushN(b.n)
+	if err := b.flushN(b.n); err != nil {
+		return err
+	}
+	return kernelFlush(b.wr)
 }
 
 // flushN writes the first k buffered bytes and keeps the rest. If the

@@ -132,7 +132,14 @@ const (
 // what came out.
 func run(t *testing.T, bin string, s sink, merged bool, args ...string) result {
 	t.Helper()
+	return runEnv(t, bin, s, merged, nil, args...)
+}
+
+// runEnv is run with env ("NAME=value") added to the environment.
+func runEnv(t *testing.T, bin string, s sink, merged bool, env []string, args ...string) result {
+	t.Helper()
 	cmd := exec.Command(bin, args...)
+	cmd.Env = append(os.Environ(), env...)
 	var errBuf bytes.Buffer
 	cmd.Stderr = &errBuf
 	var read func() []byte
@@ -194,24 +201,31 @@ func run(t *testing.T, bin string, s sink, merged bool, args ...string) result {
 	if merged {
 		cmd.Stderr = cmd.Stdout
 	}
-	err := cmd.Run()
-	status := 0
-	if err != nil {
-		var ee *exec.ExitError
-		if !errors.As(err, &ee) {
-			t.Fatalf("%s %v: %v", bin, args, err)
-		}
-		status = ee.ExitCode()
-	}
+	status := exitStatus(t, cmd.Run())
 	return result{Stdout: string(read()), Stderr: errBuf.String(), Status: status}
+}
+
+// exitStatus is the exit status of a program that ran with err, -1 if a
+// signal ended it; it fails the test if the program did not run.
+func exitStatus(t *testing.T, err error) int {
+	t.Helper()
+	var ee *exec.ExitError
+	if errors.As(err, &ee) {
+		return ee.ExitCode()
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	return 0
 }
 
 // TestSameOutput: every exit path that runs exit hooks, a child writing
 // to the same descriptor, a raw write after Fd, io.Copy into os.Stdout,
 // standard error merged into standard output, Close, Stat and Seek (which
-// see the bytes printed before them) and a log.Logger on os.Stdout deliver
-// every byte in the order of the plain build, wherever standard output
-// goes.
+// see the bytes printed before them), a log.Logger on os.Stdout, and
+// writes through another *File on the same file (os.NewFile(1, ...),
+// /dev/stdout, /proc/self/fd/1) deliver every byte in the order of the
+// plain build, wherever standard output goes.
 func TestSameOutput(t *testing.T) {
 	plain, buffered := programs(t)
 	data := filepath.Join(t.TempDir(), "data")
@@ -235,6 +249,9 @@ func TestSameOutput(t *testing.T) {
 		{"Stat and Seek", []string{"stat"}, false},
 		{"log.Logger", []string{"log"}, false},
 		{"io.Copy into stderr 2>&1", []string{"copyerr", data}, true},
+		{"os.NewFile(1)", []string{"newfile"}, false},
+		{"dev-stdout after Flush", []string{"devstdout"}, false},
+		{"proc-self-fd-1 after Flush", []string{"procfd1"}, false},
 	}
 	for _, c := range cases {
 		for _, s := range []sink{toFile, toPipe, toDevNull, toPty} {
@@ -520,5 +537,57 @@ func TestStdbufWriteCount(t *testing.T) {
 	// call, at least 100 times fewer calls than one a line.
 	if g := count(buffered, "many"); g*100 > 100000 {
 		t.Errorf("into /dev/null: %d write calls for 100000 lines", g)
+	}
+}
+
+// TestEmbeddedRead: with read-ahead on, a type that embeds *os.File and
+// overrides Read is read through its Read, as bufio reads it: read-ahead
+// reads only a concrete *os.File, as in a build without -stdout.
+func TestEmbeddedRead(t *testing.T) {
+	plain, buffered := programs(t)
+	data := filepath.Join(t.TempDir(), "data")
+	if err := os.WriteFile(data, bytes.Repeat([]byte("a line in lower case\n"), 50000), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	env := []string{"STDIOBUF_POLICY=readahead:131072"}
+	want := result{Stdout: "50000 lines, 50000 read through the embedding type's Read\n"}
+	for _, bin := range []string{plain, buffered} {
+		got := runEnv(t, bin, toFile, false, env, "embedread", data)
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Errorf("%s (-want +got):\n%s", filepath.Base(bin), diff)
+		}
+	}
+}
+
+// TestReadaheadFromFile: with read-ahead on, a concrete *os.File is read
+// ahead under -stdout too (pread64 calls, seen with strace): package os
+// tells the generated bufio which values are its files.
+func TestReadaheadFromFile(t *testing.T) {
+	_, buffered := programs(t)
+	if _, err := exec.LookPath("strace"); err != nil {
+		t.Skipf("needs strace: %v", err)
+	}
+	dir := t.TempDir()
+	data := filepath.Join(dir, "data")
+	if err := os.WriteFile(data, bytes.Repeat([]byte("a line in lower case\n"), 50000), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	log := filepath.Join(dir, "strace.log")
+	cmd := exec.Command("strace", "-f", "-o", log, "-e", "trace=pread64", buffered, "embedread", data, "concrete")
+	cmd.Env = append(os.Environ(), "STDIOBUF_POLICY=readahead:131072")
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("strace: %v", err)
+	}
+	if want := "50000 lines, 0 read through the embedding type's Read\n"; string(out) != want {
+		t.Errorf("printed %q, want %q", out, want)
+	}
+	b, err := os.ReadFile(log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The runtime makes pread64 calls of its own: look for one of data.
+	if !regexp.MustCompile(`pread64\(\d+, "[^"]*lower case`).Match(b) {
+		t.Errorf("no pread64 call read the data: the *os.File was not read ahead\n%s", b)
 	}
 }

@@ -41,6 +41,16 @@ var Methods = []string{
 // Funcs are the package-level functions of os that the added files wrap.
 var Funcs = []string{"StartProcess"}
 
+// fileStruct is os's per-file struct (*File points to one); the patch adds
+// to it the field aliasField of type aliasType, which the added files
+// declare: whether the file is the same file as the original standard
+// output, decided once per *File.
+const (
+	fileStruct = "file"
+	aliasField = "stdioAlias"
+	aliasType  = "stdioAliasState"
+)
+
 // rawPrefix is what a wrapped name is renamed to: Write becomes stdioRawWrite.
 const rawPrefix = "stdioRaw"
 
@@ -71,6 +81,7 @@ func Files(goroot, goVersion string, templates map[string][]byte) (map[string][]
 	for _, f := range Funcs {
 		want[f] = false
 	}
+	want["type "+fileStruct] = false
 	out := make(map[string][]byte)
 	fset := token.NewFileSet()
 	for _, e := range ents {
@@ -87,7 +98,8 @@ func Files(goroot, goVersion string, templates map[string][]byte) (map[string][]
 		if err != nil {
 			return nil, err
 		}
-		if !rename(f, want) {
+		renamed := rename(f, want)
+		if !addAliasField(f, want) && !renamed {
 			continue
 		}
 		var buf bytes.Buffer
@@ -147,6 +159,34 @@ func rename(f *ast.File, want map[string]bool) bool {
 		changed = true
 	}
 	return changed
+}
+
+// addAliasField adds the field aliasField to the struct type fileStruct
+// if f declares it, marks it found in want, and reports whether it did.
+func addAliasField(f *ast.File, want map[string]bool) bool {
+	for _, d := range f.Decls {
+		gd, ok := d.(*ast.GenDecl)
+		if !ok || gd.Tok != token.TYPE {
+			continue
+		}
+		for _, spec := range gd.Specs {
+			ts := spec.(*ast.TypeSpec)
+			st, ok := ts.Type.(*ast.StructType)
+			if !ok || ts.Name.Name != fileStruct {
+				continue
+			}
+			// Placed at the closing brace, so that the printer keeps
+			// every comment with the field it follows.
+			at := st.Fields.Closing
+			st.Fields.List = append(st.Fields.List, &ast.Field{
+				Names: []*ast.Ident{{NamePos: at, Name: aliasField}},
+				Type:  &ast.Ident{NamePos: at, Name: aliasType},
+			})
+			want["type "+fileStruct] = true
+			return true
+		}
+	}
+	return false
 }
 
 func fileExists(p string) bool {

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"regexp"
 	"runtime"
 	"strings"
 	"testing"
@@ -24,7 +25,7 @@ func TestFilesRenamesEveryHook(t *testing.T) {
 	all := strings.Builder{}
 	for name, b := range files {
 		if strings.HasPrefix(name, "zz_stdiobuf_") {
-			if strings.Contains(string(b), "stdiobuf_std") {
+			if strings.Contains(string(b), buildTag) {
 				t.Errorf("%s keeps its build tag", name)
 			}
 			continue
@@ -41,6 +42,9 @@ func TestFilesRenamesEveryHook(t *testing.T) {
 			t.Errorf("no func %s%s in the patched files", rawPrefix, f)
 		}
 	}
+	if !regexp.MustCompile(`(?m)^\t` + aliasField + `\s+` + aliasType + `$`).MatchString(all.String()) {
+		t.Errorf("no field %s in the patched files", aliasField)
+	}
 }
 
 // TestFilesNamesWhatIsMissing: a toolchain whose os lacks a hooked name
@@ -53,7 +57,7 @@ func TestFilesNamesWhatIsMissing(t *testing.T) {
 	}
 	// An os with every hook but Chown and StartProcess.
 	var src strings.Builder
-	src.WriteString("package os\n\ntype File struct{}\n\n")
+	src.WriteString("package os\n\ntype File struct{ *file }\n\ntype file struct{ fd int }\n\n")
 	for _, m := range Methods {
 		if m != "Chown" {
 			src.WriteString("func (f *File) " + m + "() {}\n")

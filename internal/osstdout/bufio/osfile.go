@@ -5,11 +5,42 @@ package bufio
 import (
 	"io"
 	"syscall"
+	_ "unsafe" // for go:linkname
 )
 
 // Under `stdiobuf build -stdout` package os imports this package to buffer
 // the process's standard output, so this package cannot import os. This
 // file and std.go stand in for stream's osfile.go and std.go.
+
+// osSide is what package os tells this package about its files, which
+// this package cannot name. Package os fills it while it initialises,
+// before any other package runs, through setOSSide; in a program without
+// package os it stays empty, and no value is an *os.File.
+var osSide struct {
+	isFile  func(v any) bool        // v is a non-nil *os.File, not a type embedding one
+	flushed func(w io.Writer) error // called after a Writer over w flushed (kernelFlush)
+}
+
+// setOSSide is the one channel from package os to this package: os calls
+// it through a go:linkname (os's zz_stdiobuf_stdout.go, stdioSetBufioSide,
+// repeats this signature, which no compiler checks across the two: change
+// both together).
+//
+//go:linkname setOSSide
+func setOSSide(isFile func(any) bool, flushed func(io.Writer) error) {
+	osSide.isFile, osSide.flushed = isFile, flushed
+}
+
+// kernelFlush is called by Writer.Flush once its bytes went to w: if w is
+// the process's original standard output, which package os buffers, os
+// writes them out, so that they are in the kernel when Flush returns, as
+// after fflush(stdout) in C.
+func kernelFlush(w io.Writer) error {
+	if osSide.flushed == nil {
+		return nil
+	}
+	return osSide.flushed(w)
+}
 
 // syscallError is what a failed kernel copy returns here, in place of
 // *os.SyscallError (which this package cannot name): the same text, and
@@ -47,11 +78,12 @@ type raFile interface {
 	io.Seeker
 }
 
-// raFileOf returns r if it is a descriptor (isDescriptor: an *os.File, not
-// nil, is one) that can read at an offset and seek.
+// raFileOf returns r if it is a non-nil *os.File, as package os says
+// (osSide): read-ahead reads a concrete file through its ReadAt, never a
+// type that embeds one and overrides Read.
 func raFileOf(r io.Reader) (raFile, bool) {
 	f, ok := r.(raFile)
-	if !ok || !isDescriptor(r) {
+	if !ok || osSide.isFile == nil || !osSide.isFile(r) {
 		return nil, false
 	}
 	return f, true

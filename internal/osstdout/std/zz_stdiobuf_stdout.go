@@ -7,37 +7,53 @@
 // same overlay is package stream: the decision (fstat, terminal test,
 // STDIOBUF_POLICY, _STDBUF_O) is stream's own, not a second copy.
 //
-// The generator renames the toolchain's own methods of *File named in
-// stdioHooked (and StartProcess) to stdioRaw<Name>; the functions here take
-// their place, send the original standard output through the buffer, flush
-// it before anything else can see the descriptor, and call the originals.
+// Unlike C's, this buffer holds no byte longer than a bound
+// (STDIOBUF_MAXDELAY), reports a write error the program could not see as
+// GNU tools do, and keeps the order of writes through any other *File on
+// the same file. zz_stdiobuf_methods.go holds the methods of *File that
+// send the original standard output through it.
 
 package os
 
 import (
 	"bufio"
+	"errors"
 	"internal/runtime/exithook"
 	"io"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
+	_ "unsafe" // for go:linkname
 )
 
 // stdioStream is the process's original standard output, buffered.
 //
-// Invariant: out, in and errf are the *File values os.Stdout, os.Stdin and
-// os.Stderr held at start-up and never change, so a program that assigns
-// another *File to os.Stdout writes to it unbuffered, as before; w and
-// closed are guarded by mu.
+// out, in and errf are the *File values os.Stdout, os.Stdin and os.Stderr
+// held at start-up and never change, so a program that assigns another
+// *File to os.Stdout writes to it unbuffered, as before. Every other field
+// but pending, the Onces and what they guard is guarded by mu.
 type stdioStream struct {
 	out, in, errf *File
-	mu            sync.Mutex
-	w             *bufio.Writer
-	closed        bool // out was closed through Close: writes go straight to it
-	sameOnce      sync.Once
-	same          bool // out and errf are the same file (`prog > log 2>&1`)
-	inOnce        sync.Once
-	inFile        bool // in is a regular file: a read of it never waits for a peer
+
+	mu       sync.Mutex
+	w        *bufio.Writer
+	direct   bool          // writes go straight to out: after Close and after the exit flush
+	bound    time.Duration // the longest a byte waits in w; 0: no bound (glibc's rule)
+	boundSet bool          // bound was read from the environment
+	since    time.Time     // when the bytes in w began to wait (while w holds bytes)
+	timer    *time.Timer   // calls boundFlush; made at the first wait
+	armed    bool          // timer is set, or its boundFlush has not taken mu yet
+	errSeen  bool          // a write or an asked-for flush returned an error to the program
+	errShown bool          // an error the program could not see was reported on errf
+	exitZero bool          // the exit hooks run for status 0
+
+	pending atomic.Bool // w holds bytes; written under mu, read without it
+
+	outOnce sync.Once
+	outInfo FileInfo // out's fstat, nil if it failed: what an alias of out is the same file as
+	inOnce  sync.Once
+	inFile  bool // in is a regular file: a read of it never waits for a peer
 }
 
 var stdioOut = stdioStart(Stdout, Stdin, Stderr)
@@ -49,11 +65,30 @@ func stdioStart(out, in, errf *File) *stdioStream {
 	}
 	s.w = bufio.NewWriter(stdioRawFile{out})
 	// Exit hooks run on return from main and on os.Exit with any status
-	// (log.Fatal included), not after an unrecovered panic or a fatal
-	// runtime error: there, bytes not yet flushed are lost, as after
-	// abort(3) in C.
+	// (log.Fatal included), last registered first: exitFlush, registered
+	// before any hook of another package, runs last, and the hook that
+	// tells it the status is 0 (run only then) just before it.
 	exithook.Add(exithook.Hook{F: s.exitFlush, RunOnFailure: true})
+	exithook.Add(exithook.Hook{F: func() { s.exitZero = true }})
 	return s
+}
+
+// stdioSetBufioSide is bufio's setOSSide (internal/osstdout/bufio/osfile.go),
+// the one channel by which package os tells the bufio it imports about its
+// files; bufio cannot import os. The signature must stay the same as
+// setOSSide's: no compiler checks it across a go:linkname.
+//
+//go:linkname stdioSetBufioSide bufio.setOSSide
+func stdioSetBufioSide(isFile func(any) bool, flushed func(io.Writer) error)
+
+func init() { stdioSetBufioSide(stdioIsFile, stdioOut.flushed) }
+
+// stdioIsFile reports whether v is a non-nil *File: bufio reads ahead only
+// from one (its methods are os's own, which hold the file's reference
+// across a read), not from a type that embeds one and overrides Read.
+func stdioIsFile(v any) bool {
+	f, ok := v.(*File)
+	return ok && f != nil
 }
 
 // stdioRawFile is what the buffer writes to: the original methods, so
@@ -73,54 +108,257 @@ func (r stdioRawFile) Fd() uintptr { return r.f.stdioRawFd() }
 // buffering reports whether writes to f go through the buffer.
 func (s *stdioStream) buffering(f *File) bool { return f == s.out && s.w != nil }
 
+// write is a Write of the original standard output.
 func (s *stdioStream) write(b []byte) (int, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.closed {
+	if s.direct {
 		return s.out.stdioRawWrite(b)
 	}
-	return s.w.Write(b)
+	before := s.w.Buffered()
+	n, err := s.w.Write(b)
+	if err != nil {
+		s.errSeen = true
+	}
+	s.settle(before, n)
+	return n, err
 }
 
-// flush writes out what is buffered; f is the file about to be used in
-// another way, and nothing is done unless it is the original standard
-// output (or nil: flush in any case).
-func (s *stdioStream) flush(f *File) error {
-	if s.w == nil || (f != nil && f != s.out) {
+// settle records, after w took added bytes while it held before, whether
+// bytes wait and since when, and arms the bound when a wait begins: when
+// bytes stay in a buffer that was empty, or that a flush by size emptied
+// during the write. Bytes added to a wait already under way change
+// nothing, so a fast writer costs the bound one clock read a buffer.
+func (s *stdioStream) settle(before, added int) {
+	after := s.w.Buffered()
+	if s.pending.Load() != (after > 0) {
+		s.pending.Store(after > 0)
+	}
+	if after == 0 || before > 0 && after == before+added {
+		return
+	}
+	s.since = time.Now()
+	if !s.boundSet {
+		s.bound, s.boundSet = stdioBound(), true
+	}
+	if s.bound > 0 && !s.armed {
+		s.arm(s.bound)
+	}
+}
+
+// arm sets the timer to call boundFlush after d.
+func (s *stdioStream) arm(d time.Duration) {
+	s.armed = true
+	if s.timer == nil {
+		s.timer = time.AfterFunc(d, s.boundFlush)
+		return
+	}
+	s.timer.Reset(d)
+}
+
+// boundFlush runs when the oldest byte buffered may have waited for the
+// bound: it writes out everything buffered (a prompt or a line without
+// its newline too), or, if the bytes buffered now began to wait later,
+// sets the timer for them. The timer is never stopped: after a flush by
+// size or an asked-for one it finds nothing to do.
+func (s *stdioStream) boundFlush() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.armed = false
+	if s.direct || s.w.Buffered() == 0 {
+		return
+	}
+	if wait := s.bound - time.Since(s.since); wait > 0 {
+		s.arm(wait)
+		return
+	}
+	s.unseen(s.flushLocked())
+}
+
+// flushLocked writes out what is buffered; the caller holds mu.
+func (s *stdioStream) flushLocked() error {
+	before := s.w.Buffered()
+	err := s.w.Flush()
+	s.settle(before, 0)
+	return err
+}
+
+// flushAsked is a flush the program asked for (Sync, ReadFrom's, Flush of
+// a bufio.Writer over standard output): the program gets its error. It
+// flushes if f is the original standard output, or f is nil.
+func (s *stdioStream) flushAsked(f *File) error {
+	if s.w == nil || f != nil && f != s.out {
 		return nil
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.closed {
+	if s.direct {
 		return nil
 	}
-	return s.w.Flush()
+	err := s.flushLocked()
+	if err != nil {
+		s.errSeen = true
+	}
+	return err
 }
 
-// exitFlush flushes at exit. A goroutine may hold the lock for good,
-// blocked in a write(2) that nobody will take (a full pipe, a terminal
-// stopped with ^S): then exit must not wait for it, as a plain Go program
-// does not, so exitFlush tries the lock for a while and gives up, losing
-// what is buffered, as glibc's exit skips a stream it cannot lock.
+// flushed is bufio's hook after a Writer's Flush (osSide.flushed): if the
+// Writer writes to the original standard output, its bytes are in the
+// kernel when Flush returns, as after fflush(stdout).
+func (s *stdioStream) flushed(w io.Writer) error {
+	f, ok := w.(*File)
+	if !ok || !s.buffering(f) {
+		return nil
+	}
+	return s.flushAsked(f)
+}
+
+// flushBefore flushes before f is used in a way that sees the descriptor
+// or the file (Fd, Stat, a child process, a read of a peer, another *File
+// on the same file): f nil means in any case. The program cannot see the
+// flush, so its error is reported (unseen).
+func (s *stdioStream) flushBefore(f *File) {
+	if !s.pending.Load() || f != nil && f != s.out {
+		return
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if !s.direct {
+		s.unseen(s.flushLocked())
+	}
+}
+
+// Longest waits for the lock where waiting for good is not an option:
+// at exit and Close (a goroutine may hold the lock for good, blocked in a
+// write(2) that nobody will take: a full pipe, a terminal stopped with
+// ^S), and in tryFlush (a panic or a signal: the holder may never run
+// again).
+const (
+	stdioExitWait = time.Second
+	stdioTryWait  = 100 * time.Millisecond
+)
+
+// exitFlush flushes at exit, as the last exit hook, and leaves standard
+// output unbuffered, so that what other goroutines write while the
+// process ends goes straight out. Exit must not wait for a stuck writer,
+// as a plain Go program does not, so it tries the lock for a while and
+// gives up, losing what is buffered, as glibc's exit skips a stream it
+// cannot lock. If a write error the program could not see was reported
+// and the program exits with status 0, it exits with status 1 instead, as
+// gnulib's close_stdout makes GNU tools do.
 func (s *stdioStream) exitFlush() {
-	if s.w == nil || !s.tryLock() {
+	if s.w == nil || !s.lockWithin(stdioExitWait) {
+		return
+	}
+	if !s.direct {
+		s.unseen(s.flushLocked())
+		s.direct = true
+	}
+	fail := s.errShown && s.exitZero
+	s.mu.Unlock()
+	if fail {
+		syscall.Exit(1)
+	}
+}
+
+// tryFlush writes out everything buffered without waiting for good on the
+// lock: the hooks of a dying program (a panic, a fatal signal) call it,
+// where the lock's holder may be the goroutine that panicked or one that
+// will never be scheduled again. It waits stdioTryWait at most, then gives
+// up. It may be called from any goroutine, any number of times, also after
+// the exit flush and after Close, when there is nothing to flush.
+func (s *stdioStream) tryFlush() {
+	if !s.pending.Load() || !s.lockWithin(stdioTryWait) {
 		return
 	}
 	defer s.mu.Unlock()
-	if !s.closed {
-		s.w.Flush()
+	if !s.direct {
+		s.unseen(s.flushLocked())
 	}
 }
 
-// tryLock takes s.mu if it can within about a second.
-func (s *stdioStream) tryLock() bool {
-	for i := 0; i < 1000; i++ {
+// close flushes before the original standard output is closed, and
+// leaves later writes to go straight to the closed file and fail as they
+// do without the buffer. As at exit, a writer stuck in write(2) must not
+// make Close wait for good; then what it holds is lost. The flush's error
+// is Close's.
+func (s *stdioStream) close() error {
+	if !s.lockWithin(stdioExitWait) {
+		return nil
+	}
+	defer s.mu.Unlock()
+	if s.direct {
+		return nil
+	}
+	s.direct = true
+	err := s.flushLocked()
+	if err != nil {
+		s.errSeen = true
+	}
+	return err
+}
+
+// lockWithin takes s.mu if it can within about d, and reports whether it
+// did.
+func (s *stdioStream) lockWithin(d time.Duration) bool {
+	for range d / time.Millisecond {
 		if s.mu.TryLock() {
 			return true
 		}
 		time.Sleep(time.Millisecond)
 	}
-	return false
+	return s.mu.TryLock()
+}
+
+// unseen reports err, met by a flush the program could not see (the
+// bound's, the exit's, one before another use of the file), once on the
+// original standard error as GNU tools report a failed standard output:
+// "prog: write error: No space left on device". An error a write or an
+// asked-for flush already returned is the program's to report, and a
+// broken pipe keeps Go's behaviour: the write raised SIGPIPE, and a
+// program that catches it goes on as it would without the buffer. The
+// caller holds mu.
+func (s *stdioStream) unseen(err error) {
+	if err == nil || s.errSeen || s.errShown || s.errf == nil {
+		return
+	}
+	text := stdioErrText(err)
+	if text == "Broken pipe" {
+		return
+	}
+	s.errShown = true
+	s.errf.stdioRawWrite([]byte(stdioProgName() + ": write error: " + text + "\n"))
+}
+
+// stdioProgName is the base name of the program, as GNU tools name
+// themselves in messages.
+func stdioProgName() string {
+	if len(Args) == 0 {
+		return "stdout"
+	}
+	name := Args[0]
+	for i := len(name) - 1; i >= 0; i-- {
+		if IsPathSeparator(name[i]) {
+			return name[i+1:]
+		}
+	}
+	return name
+}
+
+// stdioErrText is the text strerror(3) gives for the system error in err
+// ("No space left on device": Go's texts are glibc's with the first
+// letter in lower case), or err's own text if it wraps none. It names no
+// errno (Plan 9 has none): EPIPE is "Broken pipe" on every other system.
+func stdioErrText(err error) string {
+	var pe *PathError
+	if errors.As(err, &pe) {
+		err = pe.Err
+	}
+	t := err.Error()
+	if t == "" || t[0] < 'a' || t[0] > 'z' {
+		return t
+	}
+	return string(t[0]-'a'+'A') + t[1:]
 }
 
 // beforeRead flushes standard output before the program reads its
@@ -134,7 +372,7 @@ func (s *stdioStream) tryLock() bool {
 // buffer, which a C program without fflush does. A filter reading a pipe
 // then writes about once per read of its input.
 func (s *stdioStream) beforeRead(f *File) {
-	if f != s.in || s.w == nil {
+	if f != s.in || !s.pending.Load() {
 		return
 	}
 	s.inOnce.Do(func() {
@@ -143,147 +381,83 @@ func (s *stdioStream) beforeRead(f *File) {
 	})
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if !s.closed && s.w.Buffered() > 0 && (!s.inFile || stdioLineBuffered(s.w)) {
-		s.w.Flush()
+	if !s.direct && (!s.inFile || stdioLineBuffered(s.w)) {
+		s.unseen(s.flushLocked())
 	}
 }
 
-// beforeErrWrite flushes standard output before a write to the original
-// standard error when both are the same file, so that `prog > log 2>&1`
-// keeps the order the program wrote in. C programs do not do this.
-func (s *stdioStream) beforeErrWrite(f *File) {
-	if f != s.errf || s.w == nil {
+// beforeWrite flushes standard output before a write through f, another
+// *File on the same file (the original standard error under `prog > log
+// 2>&1`, a file opened as /dev/stdout, os.NewFile(1, ...)), so that the
+// file gets the bytes in the order the program wrote them. C programs do
+// not do this.
+func (s *stdioStream) beforeWrite(f *File) {
+	if f == nil || f == s.out || !s.pending.Load() || !s.aliases(f) {
 		return
 	}
-	s.sameOnce.Do(func() {
-		a, err1 := s.out.stdioRawStat()
-		b, err2 := s.errf.stdioRawStat()
-		s.same = err1 == nil && err2 == nil && SameFile(a, b)
-	})
-	if s.same {
-		s.flush(nil)
+	s.flushBefore(nil)
+}
+
+// Values of stdioAliasState.
+const (
+	stdioAliasUndecided = iota
+	stdioAliasNo
+	stdioAliasYes
+)
+
+// stdioAliasState is a field of every *File (the generator adds it to
+// os's file struct, internal/osstdout): whether the file is the same file
+// as the original standard output, decided at its first write while
+// standard output holds bytes.
+type stdioAliasState struct{ v atomic.Uint32 }
+
+// aliases reports whether f is the same file as the original standard
+// output: fstat's device and inode are out's. It decides once per *File.
+func (s *stdioStream) aliases(f *File) bool {
+	switch f.stdioAlias.v.Load() {
+	case stdioAliasNo:
+		return false
+	case stdioAliasYes:
+		return true
 	}
-}
-
-// Write is the toolchain's Write (stdioRawWrite), except that on the
-// original standard output it writes into the buffer.
-func (f *File) Write(b []byte) (n int, err error) {
-	if stdioOut.buffering(f) {
-		return stdioOut.write(b)
+	s.outOnce.Do(func() { s.outInfo, _ = s.out.stdioRawStat() })
+	fi, err := f.stdioRawStat()
+	same := s.outInfo != nil && err == nil && SameFile(s.outInfo, fi)
+	state := uint32(stdioAliasNo)
+	if same {
+		state = stdioAliasYes
 	}
-	stdioOut.beforeErrWrite(f)
-	return f.stdioRawWrite(b)
+	f.stdioAlias.v.Store(state)
+	return same
 }
 
-// WriteAt flushes the original standard output first.
-func (f *File) WriteAt(b []byte, off int64) (n int, err error) {
-	stdioOut.flush(f)
-	stdioOut.beforeErrWrite(f)
-	return f.stdioRawWriteAt(b, off)
-}
+// Values of STDIOBUF_MAXDELAY.
+const (
+	stdioBoundEnv = "STDIOBUF_MAXDELAY"
+	stdioNoBound  = "none"
+	// stdioDefaultBound is the bound when STDIOBUF_MAXDELAY is not set:
+	// chosen by bench/stdout-latency.sh
+	// (bench/results/2026-12-01-stdout-latency.md).
+	stdioDefaultBound = 50 * time.Millisecond
+)
 
-// ReadFrom (io.Copy into a file) flushes the original standard output
-// first, then copies as the toolchain does, in the kernel where it can.
-func (f *File) ReadFrom(r io.Reader) (n int64, err error) {
-	if err := stdioOut.flush(f); err != nil {
-		return 0, err
+// stdioBound returns the bound STDIOBUF_MAXDELAY sets: a positive
+// duration ("50ms", "1s"), or none for no bound, glibc's rule (a byte
+// waits until the buffer is full, a flush, or exit). A bad value is
+// reported on standard error, in the words stream uses for its own
+// variables, and the default used.
+func stdioBound() time.Duration {
+	v, ok := syscall.Getenv(stdioBoundEnv)
+	if !ok || v == "" {
+		return stdioDefaultBound
 	}
-	stdioOut.beforeErrWrite(f)
-	return f.stdioRawReadFrom(r)
-}
-
-// Read flushes the original standard output before a read of the
-// original standard input that may wait (stdioStream.beforeRead).
-func (f *File) Read(b []byte) (n int, err error) {
-	stdioOut.beforeRead(f)
-	return f.stdioRawRead(b)
-}
-
-// Fd, SyscallConn, Sync, Seek, Stat, Truncate, Chmod and Chown flush the
-// original standard output first: whatever sees the descriptor sees every
-// byte written before.
-//
-// On the original standard input and standard error they act as a read or
-// a write would: whoever takes the descriptor may read it raw (a password
-// prompt: fmt.Print, then term.ReadPassword(int(os.Stdin.Fd()))) or write
-// to it in the kernel.
-func (f *File) Fd() uintptr {
-	stdioOut.seeing(f)
-	return f.stdioRawFd()
-}
-
-func (f *File) SyscallConn() (syscall.RawConn, error) {
-	stdioOut.seeing(f)
-	return f.stdioRawSyscallConn()
-}
-
-// seeing flushes what must be out before f's descriptor is handed out.
-func (s *stdioStream) seeing(f *File) {
-	s.flush(f)
-	s.beforeRead(f)
-	s.beforeErrWrite(f)
-}
-
-func (f *File) Sync() error {
-	if err := stdioOut.flush(f); err != nil {
-		return err
+	if v == stdioNoBound {
+		return 0
 	}
-	return f.stdioRawSync()
-}
-
-func (f *File) Seek(offset int64, whence int) (ret int64, err error) {
-	stdioOut.flush(f)
-	return f.stdioRawSeek(offset, whence)
-}
-
-func (f *File) Stat() (FileInfo, error) {
-	stdioOut.flush(f)
-	return f.stdioRawStat()
-}
-
-func (f *File) Truncate(size int64) error {
-	stdioOut.flush(f)
-	return f.stdioRawTruncate(size)
-}
-
-func (f *File) Chmod(mode FileMode) error {
-	stdioOut.flush(f)
-	return f.stdioRawChmod(mode)
-}
-
-func (f *File) Chown(uid, gid int) error {
-	stdioOut.flush(f)
-	return f.stdioRawChown(uid, gid)
-}
-
-// Close flushes the original standard output before closing it, and
-// reports a failed flush as fclose(3) does; later writes go straight to
-// the closed file and fail as they did without the buffer.
-func (f *File) Close() error {
-	if !stdioOut.buffering(f) {
-		return f.stdioRawClose()
+	d, err := time.ParseDuration(v)
+	if err != nil || d <= 0 {
+		syscall.Write(syscall.Stderr, []byte("stream: invalid "+stdioBoundEnv+"=\""+v+"\": want a positive duration such as 50ms, or "+stdioNoBound+"; using "+stdioDefaultBound.String()+"\n"))
+		return stdioDefaultBound
 	}
-	s := stdioOut
-	var ferr error
-	// As at exit, a writer stuck in write(2) must not make Close wait
-	// for good; then what it holds is lost.
-	if s.tryLock() {
-		if !s.closed {
-			ferr = s.w.Flush()
-			s.closed = true
-		}
-		s.mu.Unlock()
-	}
-	if err := f.stdioRawClose(); err != nil {
-		return err
-	}
-	return ferr
-}
-
-// StartProcess flushes standard output first, so that a child writing to
-// the same descriptor (exec.Cmd with Stdout = os.Stdout) comes after what
-// the parent wrote before starting it.
-func StartProcess(name string, argv []string, attr *ProcAttr) (*Process, error) {
-	stdioOut.flush(nil)
-	return stdioRawStartProcess(name, argv, attr)
+	return d
 }

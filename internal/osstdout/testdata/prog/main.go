@@ -5,6 +5,8 @@ package main
 
 import (
 	"bufio"
+	"bytes"
+	"encoding/csv"
 	"fmt"
 	"io"
 	"log"
@@ -15,6 +17,16 @@ import (
 	"syscall"
 	"time"
 )
+
+// answered waits until the parent answers on descriptor 3 (one byte), and
+// exits if it cannot.
+func answered() {
+	var b [1]byte
+	if _, err := os.NewFile(3, "answers").Read(b[:]); err != nil {
+		fmt.Fprintln(os.Stderr, "waiting for an answer:", err)
+		os.Exit(1)
+	}
+}
 
 func lines(prefix string, n int) {
 	for i := range n {
@@ -168,6 +180,109 @@ func main() {
 	case "panic":
 		lines("panic", 10)
 		panic("boom")
+	case "embedread":
+		// A type that embeds *os.File and overrides Read is read
+		// through its Read, whatever the policy (read-ahead included);
+		// with "concrete", the *os.File itself is read.
+		f, err := os.Open(os.Args[2])
+		if err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+		var r *bufio.Reader
+		if len(os.Args) > 3 && os.Args[3] == "concrete" {
+			r = bufio.NewReader(f)
+		} else {
+			r = bufio.NewReader(upperFile{f})
+		}
+		lines, upper := 0, 0
+		for {
+			s, err := r.ReadString('\n')
+			if s != "" {
+				lines++
+				if s == strings.ToUpper(s) {
+					upper++
+				}
+			}
+			if err != nil {
+				break
+			}
+		}
+		fmt.Printf("%d lines, %d read through the embedding type's Read\n", lines, upper)
+	case "ready":
+		// A server's READY line, then it blocks until its parent
+		// answers (on descriptor 3, so that no read of standard input
+		// flushes standard output).
+		fmt.Println("READY")
+		answered()
+		fmt.Println("done")
+	case "progress":
+		// Progress lines, each waiting for an answer.
+		for i := range 3 {
+			fmt.Printf("progress %d\n", i)
+			answered()
+		}
+	case "partial":
+		// A prompt without a newline, waiting for an answer.
+		fmt.Print("continue? ")
+		answered()
+		fmt.Println("yes")
+	case "bufioflush":
+		// The program's own flushes, then a wait: a bufio.Writer's,
+		// and encoding/csv's (a bufio.Writer inside).
+		w := bufio.NewWriter(os.Stdout)
+		w.WriteString("flushed\n")
+		if err := w.Flush(); err != nil {
+			fmt.Fprintln(os.Stderr, "flush:", err)
+			os.Exit(1)
+		}
+		answered()
+		c := csv.NewWriter(os.Stdout)
+		c.Write([]string{"a", "b"})
+		c.Flush()
+		answered()
+	case "fullwait":
+		// A line, then a wait: standard output is /dev/full, and the
+		// error of the flush by the bound is reported meanwhile.
+		fmt.Println("lost")
+		answered()
+	case "full", "fullignore":
+		// A line to /dev/full: "full" checks fmt's error, as a careful
+		// program does; "fullignore" does not.
+		_, err := fmt.Println("hello")
+		if err != nil && os.Args[1] == "full" {
+			fmt.Fprintln(os.Stderr, "prog:", err)
+			os.Exit(1)
+		}
+	case "newfile":
+		// Another *File on descriptor 1 between two lines.
+		fmt.Println("1")
+		os.NewFile(1, "stdout").WriteString("2\n")
+		fmt.Println("3")
+	case "devstdout", "procfd1":
+		// goawk's TestDevStdout: its own Flush, then a write through a
+		// file opened as /dev/stdout (or /proc/self/fd/1).
+		name := "/dev/stdout"
+		if os.Args[1] == "procfd1" {
+			name = "/proc/self/fd/1"
+		}
+		w := bufio.NewWriter(os.Stdout)
+		w.WriteString("1 ")
+		w.Flush()
+		f, err := os.OpenFile(name, os.O_WRONLY|os.O_APPEND, 0)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+		f.WriteString("2\n")
+		f.Close()
+		fmt.Println("3")
+	case "sleepy":
+		// Two lines a moment apart: two writes under a bound, one
+		// without (counted with strace).
+		fmt.Println("a")
+		time.Sleep(300 * time.Millisecond)
+		fmt.Println("b")
 	case "many":
 		// golang/go#3463's loop, for counting write calls.
 		for i := range 100000 {
@@ -177,4 +292,13 @@ func main() {
 		fmt.Fprintln(os.Stderr, "prog: unknown case", os.Args[1])
 		os.Exit(2)
 	}
+}
+
+// upperFile is an *os.File whose Read upper-cases what it reads.
+type upperFile struct{ *os.File }
+
+func (u upperFile) Read(p []byte) (int, error) {
+	n, err := u.File.Read(p)
+	copy(p, bytes.ToUpper(p[:n]))
+	return n, err
 }

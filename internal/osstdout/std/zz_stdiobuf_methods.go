@@ -1,0 +1,131 @@
+//go:build stdiobuf_std
+
+// This file is added to package os by `stdiobuf build -stdout`. The
+// generator renames the toolchain's own methods of *File named in
+// internal/osstdout's Methods (and the functions in Funcs) to
+// stdioRaw<Name>; the ones here take their place: they send the original
+// standard output through its buffer (zz_stdiobuf_stdout.go), flush it
+// before anything else can see the descriptor or the file, and call the
+// originals.
+
+package os
+
+import (
+	"io"
+	"syscall"
+)
+
+// Write is the toolchain's Write (stdioRawWrite), except that on the
+// original standard output it writes into the buffer.
+func (f *File) Write(b []byte) (n int, err error) {
+	if stdioOut.buffering(f) {
+		return stdioOut.write(b)
+	}
+	stdioOut.beforeWrite(f)
+	return f.stdioRawWrite(b)
+}
+
+// WriteAt flushes the original standard output first.
+func (f *File) WriteAt(b []byte, off int64) (n int, err error) {
+	stdioOut.flushBefore(f)
+	stdioOut.beforeWrite(f)
+	return f.stdioRawWriteAt(b, off)
+}
+
+// ReadFrom (io.Copy into a file) flushes the original standard output
+// first, then copies as the toolchain does, in the kernel where it can.
+func (f *File) ReadFrom(r io.Reader) (n int64, err error) {
+	if err := stdioOut.flushAsked(f); err != nil {
+		return 0, err
+	}
+	stdioOut.beforeWrite(f)
+	return f.stdioRawReadFrom(r)
+}
+
+// Read flushes the original standard output before a read of the
+// original standard input that may wait (stdioStream.beforeRead).
+func (f *File) Read(b []byte) (n int, err error) {
+	stdioOut.beforeRead(f)
+	return f.stdioRawRead(b)
+}
+
+// Fd, SyscallConn, Sync, Seek, Stat, Truncate, Chmod and Chown flush the
+// original standard output first: whatever sees the descriptor sees every
+// byte written before.
+//
+// On the original standard input, and on any file that is the same file
+// as standard output (standard error under 2>&1), they act as a read or a
+// write would: whoever takes the descriptor may read it raw (a password
+// prompt: fmt.Print, then term.ReadPassword(int(os.Stdin.Fd()))) or write
+// to it in the kernel.
+func (f *File) Fd() uintptr {
+	stdioOut.seeing(f)
+	return f.stdioRawFd()
+}
+
+func (f *File) SyscallConn() (syscall.RawConn, error) {
+	stdioOut.seeing(f)
+	return f.stdioRawSyscallConn()
+}
+
+// seeing flushes what must be out before f's descriptor is handed out.
+func (s *stdioStream) seeing(f *File) {
+	s.flushBefore(f)
+	s.beforeRead(f)
+	s.beforeWrite(f)
+}
+
+// Sync is a flush the program asks for: it gets the flush's error.
+func (f *File) Sync() error {
+	if err := stdioOut.flushAsked(f); err != nil {
+		return err
+	}
+	return f.stdioRawSync()
+}
+
+func (f *File) Seek(offset int64, whence int) (ret int64, err error) {
+	stdioOut.flushBefore(f)
+	return f.stdioRawSeek(offset, whence)
+}
+
+func (f *File) Stat() (FileInfo, error) {
+	stdioOut.flushBefore(f)
+	return f.stdioRawStat()
+}
+
+func (f *File) Truncate(size int64) error {
+	stdioOut.flushBefore(f)
+	return f.stdioRawTruncate(size)
+}
+
+func (f *File) Chmod(mode FileMode) error {
+	stdioOut.flushBefore(f)
+	return f.stdioRawChmod(mode)
+}
+
+func (f *File) Chown(uid, gid int) error {
+	stdioOut.flushBefore(f)
+	return f.stdioRawChown(uid, gid)
+}
+
+// Close flushes the original standard output before closing it, and
+// reports a failed flush as fclose(3) does; later writes go straight to
+// the closed file and fail as they did without the buffer.
+func (f *File) Close() error {
+	if !stdioOut.buffering(f) {
+		return f.stdioRawClose()
+	}
+	ferr := stdioOut.close()
+	if err := f.stdioRawClose(); err != nil {
+		return err
+	}
+	return ferr
+}
+
+// StartProcess flushes standard output first, so that a child writing to
+// the same descriptor (exec.Cmd with Stdout = os.Stdout) comes after what
+// the parent wrote before starting it.
+func StartProcess(name string, argv []string, attr *ProcAttr) (*Process, error) {
+	stdioOut.flushBefore(nil)
+	return stdioRawStartProcess(name, argv, attr)
+}
