@@ -98,10 +98,12 @@ type crashed struct {
 // launch starts bin with args, its standard output to s and its
 // standard error to a pipe (or, merged, where standard output goes). It
 // returns the command, started, and a function that waits for it and
-// returns what it showed.
+// returns what it showed. The bound is off (STDIOBUF_MAXDELAY=none), so
+// that what the hooks flush is not flushed by the bound's timer first.
 func launch(t *testing.T, bin string, s sink, merged bool, args ...string) (*exec.Cmd, *bufio.Reader, func() crashed) {
 	t.Helper()
 	cmd := exec.Command(bin, args...)
+	cmd.Env = append(os.Environ(), "STDIOBUF_MAXDELAY=none")
 	var out *os.File // what the program writes to
 	var collect func() []byte
 	switch s {

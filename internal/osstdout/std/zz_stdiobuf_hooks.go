@@ -25,7 +25,7 @@ func init() {
 	if s.w == nil {
 		return
 	}
-	runtime_stdioRegister(func() { s.flush(nil) }, s.tryFlush, s.finish, s.beforePrint)
+	runtime_stdioRegister(func() { s.flushBefore(nil) }, s.tryFlush, s.finish, s.beforePrint)
 	// Hooks run last in, first out: this one, added after
 	// stdioStart's, runs before the exit flush, so that a program that
 	// reaches exit while a fatal signal waits for its flush dies of the
@@ -44,13 +44,13 @@ func (s *stdioStream) finish() {
 		return
 	}
 	defer s.mu.Unlock()
-	if !s.closed {
-		s.w.Flush()
-		s.closed = true
+	if !s.direct {
+		s.unseen(s.flushLocked())
+		s.direct = true
 	}
 }
 
 // beforePrint flushes before the runtime's print and println write to
 // standard error, when that is standard output's file, as before a write
 // to os.Stderr.
-func (s *stdioStream) beforePrint() { s.beforeErrWrite(s.errf) }
+func (s *stdioStream) beforePrint() { s.beforeWrite(s.errf) }
