@@ -93,9 +93,10 @@ func stdioPanicking() {
 
 // stdioGoexit runs in Goexit after the deferred calls: main's Goexit
 // leaves the other goroutines running and the program then ends with a
-// fatal error, without exit hooks.
+// fatal error, without exit hooks. A goroutine of a thread C created (a
+// cgo callback) has no start function.
 func stdioGoexit() {
-	if findfunc(getg().startpc).funcID == abi.FuncID_runtime_main {
+	if f := findfunc(getg().startpc); f.valid() && f.funcID == abi.FuncID_runtime_main {
 		stdioFinish()
 	}
 }
