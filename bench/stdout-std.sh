@@ -6,23 +6,26 @@
 # standard output and standard error go to one pipe, as `go test -v`
 # leaves them, and test2json sorts the lines into tests.
 #
-#   bench/stdout-std.sh [-o RESULTS.md] [-k DIR] [PKG...]
+#   bench/stdout-std.sh [-o RESULTS.md] [-k DIR] [-p PLAIN.json] [PKG...]
 #
 # PKG defaults to std (about 8 minutes each way on an idle 2-CPU machine,
 # more on a loaded one). -o writes the report there too (default: only
-# standard output); -k keeps the two -json logs in DIR. Go test flags go
-# in $GOTESTFLAGS (default -short -count=1). Exit status: 0 if no test
-# that passed plainly failed under the overlay, 1 otherwise.
+# standard output); -k keeps the two -json logs in DIR; -p takes the
+# plain run's log from an earlier run instead of running it again. Go
+# test flags go in $GOTESTFLAGS (default -short -count=1). Exit status: 0
+# if no test that passed plainly failed under the overlay, 1 otherwise.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 out=
 keep=
-while getopts "o:k:" opt; do
+plainlog=
+while getopts "o:k:p:" opt; do
 	case $opt in
 	o) out=$OPTARG ;;
 	k) keep=$OPTARG ;;
-	*) echo "usage: $0 [-o RESULTS.md] [-k DIR] [PKG...]" >&2; exit 2 ;;
+	p) plainlog=$OPTARG ;;
+	*) echo "usage: $0 [-o RESULTS.md] [-k DIR] [-p PLAIN.json] [PKG...]" >&2; exit 2 ;;
 	esac
 done
 shift $((OPTIND - 1))
@@ -54,7 +57,12 @@ gotest() {
 
 start=$(date -u '+%Y-%m-%d %H:%M UTC')
 load0=$(cut -d' ' -f1-3 /proc/loadavg)
-plain_s=$(gotest plain)
+if [ -n "$plainlog" ]; then
+	[ "$plainlog" -ef "$logs/plain.json" ] || cp "$plainlog" "$logs/plain.json"
+	plain_s="(from $plainlog)"
+else
+	plain_s=$(gotest plain)
+fi
 stdout_s=$(gotest stdout -overlay="$overlay")
 load1=$(cut -d' ' -f1-3 /proc/loadavg)
 
@@ -64,7 +72,7 @@ load1=$(cut -d' ' -f1-3 /proc/loadavg)
 	echo "- started: $start; machine: $(lscpu | sed -n 's/^Model name: *//p'), $(nproc) CPUs; load average $load0 at the start, $load1 at the end (other work was running)"
 	echo "- $(go version); $("$tmp/stdiobuf" version | head -1)"
 	echo "- command: \`bench/stdout-std.sh ${*:-}\` from $(cd "$root" && git rev-parse --short HEAD)$(cd "$root" && git diff --quiet || echo '+changes'); packages: ${pkgs[*]}; flags: ${GOTESTFLAGS:--short -count=1} -json"
-	echo "- wall time: plain ${plain_s} s, -stdout ${stdout_s} s (the -stdout run rebuilds every package that imports os)"
+	echo "- wall time: plain ${plain_s} s, -stdout ${stdout_s} s (the -stdout run rebuilds every package)"
 	echo
 	"$tmp/stdoutstd" -outputs "$logs/plain.json" "$logs/stdout.json" && status=0 || status=$?
 	echo

@@ -27,7 +27,8 @@ type insertion struct {
 	// precedes, found at any depth of fn's body, which must hold
 	// exactly one; "" puts the statement first in the body.
 	before string
-	// stmt is the statement's source, made from fn's parameter names.
+	// stmt is the statement's source, made from fn's parameter names;
+	// "" if fn lacks the parameter it needs.
 	stmt func(params []string) string
 	// each: fn is declared once per platform (syscall's generated
 	// files) and every declaration gets the statement; otherwise the
@@ -41,7 +42,16 @@ func fixed(s string) func([]string) string { return func([]string) string { retu
 // ifParam is `if PARAM == 1 { call }` for the parameter at index i: a
 // call made only when the descriptor argument is standard output's.
 func ifParam(i int, call string) func([]string) string {
-	return func(p []string) string { return "if " + p[i] + " == 1 { " + call + " }" }
+	return func(p []string) string { return onParam(p, i, "if %s == 1 { "+call+" }") }
+}
+
+// onParam is format with the name of parameter i, or "" if there is no
+// such parameter or it has no name.
+func onParam(params []string, i int, format string) string {
+	if i >= len(params) || params[i] == "_" {
+		return ""
+	}
+	return fmt.Sprintf(format, params[i])
 }
 
 // insertions are the hooks, by package. The templates in runtime/ and
@@ -59,7 +69,7 @@ var insertions = map[string][]insertion{
 		// A signal whose default action kills, and that the program
 		// neither Notify'd nor ignored.
 		{fn: "sighandler", file: "signal_unix.go", before: "dieFromSignal", stmt: func(p []string) string {
-			return "if stdioSignalDeath(" + p[0] + ") { return }"
+			return onParam(p, 0, "if stdioSignalDeath(%s) { return }")
 		}},
 		// The runtime's print and println, and fatal errors (concurrent
 		// map writes), flush only where Go code may run (stdioCanFlush).
@@ -207,6 +217,9 @@ func hookEdit(fset *token.FileSet, fd *ast.FuncDecl, h insertion) (edit, error) 
 		}
 	}
 	stmt := h.stmt(params)
+	if stmt == "" {
+		return edit{}, fmt.Errorf("func %s has parameters %v, not those its hook uses", h.fn, params)
+	}
 	if h.before == "" {
 		return edit{fset.Position(fd.Body.Lbrace).Offset + 1, "\n" + stmt + "\n"}, nil
 	}

@@ -246,6 +246,8 @@ func TestPatchFilesNamesWhatMoved(t *testing.T) {
 			"go9.99's runtime has 2 funcs printlock"},
 		{"fatal moved to print.go", with("print.go", "package runtime\n\nfunc fatal(s string) {}\n"),
 			"go9.99's runtime has 2 funcs fatal, no func printlock"},
+		{"sighandler without parameters", with("signal_unix.go", "package runtime\n\nfunc sighandler() { dieFromSignal(sig) }\n"),
+			"go9.99's runtime/signal_unix.go: func sighandler has parameters [], not those its hook uses"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
