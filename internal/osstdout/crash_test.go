@@ -282,6 +282,22 @@ func TestCrashSameOutput(t *testing.T) {
 	}
 }
 
+// TestCrashTwoPanics: when two goroutines panic at once, the second
+// waits for the first's flush before it prints and exits. The race is
+// narrow: run many times.
+func TestCrashTwoPanics(t *testing.T) {
+	_, buffered := crashPrograms(t)
+	var want strings.Builder
+	for i := range 1000 {
+		fmt.Fprintf(&want, "two %d\n", i)
+	}
+	for i := range 30 {
+		if got := runCrash(t, buffered, toFile, false, "two-panics"); got.Stdout != want.String() || got.Status != 2 {
+			t.Fatalf("run %d: status %d, %d of 1000 lines before the panics", i, got.Status, strings.Count(got.Stdout, "\n"))
+		}
+	}
+}
+
 // TestCrashFatalError: a fatal error found in a user goroutine
 // (concurrent map writes) comes after every line printed before it.
 func TestCrashFatalError(t *testing.T) {

@@ -29,9 +29,18 @@ var stdioHooks struct {
 	beforePrint func()
 }
 
-// stdioFinished is set by the first finish: a panic inside it, or a
-// second goroutine panicking at the same time, does not run it again.
-var stdioFinished atomic.Uint32
+// stdioFinishing is 0 before the first finish, 1 while it runs, 2 once it
+// has returned; stdioFinisher is the goroutine that runs it.
+var (
+	stdioFinishing atomic.Uint32
+	stdioFinisher  guintptr
+)
+
+// stdioFinishWait is how long a second goroutine ending the program (two
+// panics, two goroutines finding the same concurrent map write) waits for
+// the first's finish before it goes on to print and exit, in
+// nanoseconds: the first's flush waits this long at most for the lock.
+const stdioFinishWait = 1e9
 
 // stdioSignals are the unix side's (zz_stdiobuf_signal in
 // signal_unix.go), set by its init; nil elsewhere.
@@ -77,10 +86,26 @@ func stdioExiting() {
 	}
 }
 
-// stdioFinish runs os's finish once.
+// stdioFinish runs os's finish once. Another goroutine that ends the
+// program meanwhile waits for it, so that it does not exit before the
+// output is out; the goroutine running it (a panic inside it) does not.
 func stdioFinish() {
-	if f := stdioHooks.finish; f != nil && stdioFinished.CompareAndSwap(0, 1) {
+	f := stdioHooks.finish
+	if f == nil {
+		return
+	}
+	gp := getg()
+	if stdioFinishing.CompareAndSwap(0, 1) {
+		stdioFinisher.set(gp)
 		f()
+		stdioFinishing.Store(2)
+		return
+	}
+	if stdioFinisher.ptr() == gp {
+		return
+	}
+	for deadline := nanotime() + stdioFinishWait; stdioFinishing.Load() == 1 && nanotime() < deadline; {
+		timeSleep(1e6)
 	}
 }
 
@@ -105,9 +130,20 @@ func stdioGoexit() {
 // prints and exits without exit hooks.
 func stdioFatal() {
 	if stdioCanFlush() {
-		stdioExiting()
-		stdioFinish()
+		stdioFatalFlush()
 	}
+}
+
+// stdioFatalFlush is stdioFatal's flush. Some callers of fatal forbid
+// write barriers (cgoBindM, on g0), and the compiler checks every static
+// callee of theirs; they are never on a user goroutine, which
+// stdioCanFlush asks for, as the goPanic functions check the conditions
+// under which they may run.
+//
+//go:yeswritebarrierrec
+func stdioFatalFlush() {
+	stdioExiting()
+	stdioFinish()
 }
 
 // stdioBeforePrint runs first in printlock, before the runtime's print

@@ -62,6 +62,20 @@ func main() {
 			panic("boom in a goroutine")
 		}()
 		time.Sleep(time.Hour)
+	case "two-panics":
+		// Two goroutines panic at once: the second must not end the
+		// program before the first has flushed.
+		lines("two", 1000)
+		var start sync.WaitGroup
+		start.Add(1)
+		for range 2 {
+			go func() {
+				start.Wait()
+				panic("boom")
+			}()
+		}
+		start.Done()
+		time.Sleep(time.Hour)
 	case "error-panic":
 		// The panic value's Error method prints, as preprintpanics
 		// calls it: its output comes before the message too.
