@@ -92,8 +92,9 @@ func (r *run) counts() (pass, fail, skip int) {
 }
 
 // timing matches what changes from run to run in a test's output:
-// durations, addresses, goroutine ids, temporary paths.
-var timing = regexp.MustCompile(`\(\d+\.\d+s\)|\d+(\.\d+)?(ns|µs|us|ms|s|m)\b|0x[0-9a-f]+|goroutine \d+|/tmp/[^ \t\n:]+|\b\d{4,}\b`)
+// durations, addresses, goroutine ids, temporary paths, long numbers and
+// hexadecimal strings (random keys, hashes).
+var timing = regexp.MustCompile(`\(\d+\.\d+s\)|\d+(\.\d+)?(ns|µs|us|ms|s|m)\b|0x[0-9a-f]+|goroutine \d+|/tmp/[^ \t\n:]+|\b\d{4,}\b|\b[0-9a-f]{16,}\b`)
 
 func normalize(lines []string) string {
 	var b strings.Builder
