@@ -263,3 +263,34 @@ func TestDevFullAtBound(t *testing.T) {
 		t.Errorf("exit status %d, want 1", status)
 	}
 }
+
+// TestBrokenPipe: a write to a pipe nobody reads ends the program with
+// SIGPIPE, as in the plain build (here at the exit flush); a program that
+// catches SIGPIPE goes on and exits 0 without a message, as its writes
+// fail silently in the plain build.
+func TestBrokenPipe(t *testing.T) {
+	plain, buffered := programs(t)
+	for _, c := range []struct {
+		kind string
+		want result
+	}{
+		{"return", result{Status: -1}},
+		{"sigpipe", result{Status: 0}},
+	} {
+		for _, bin := range []string{plain, buffered} {
+			r, w, err := os.Pipe()
+			if err != nil {
+				t.Fatal(err)
+			}
+			r.Close()
+			cmd := exec.Command(bin, c.kind)
+			var errBuf bytes.Buffer
+			cmd.Stdout, cmd.Stderr = w, &errBuf
+			status := exitStatus(t, cmd.Run())
+			w.Close()
+			if diff := cmp.Diff(c.want, result{Stderr: errBuf.String(), Status: status}); diff != "" {
+				t.Errorf("%s %s (-want +got):\n%s", filepath.Base(bin), c.kind, diff)
+			}
+		}
+	}
+}

@@ -14,8 +14,8 @@ import (
 
 // osSide is what package os tells this package about its files, which
 // this package cannot name. Package os fills it while it initialises,
-// before any other package runs, through setOSSide; in a program without
-// package os it stays empty, and no value is an *os.File.
+// through setOSSide, before any package that imports os does; in a
+// program without package os it stays empty, and no value is an *os.File.
 var osSide struct {
 	isFile  func(v any) bool        // v is a non-nil *os.File, not a type embedding one
 	flushed func(w io.Writer) error // called after a Writer over w flushed (kernelFlush)

@@ -172,7 +172,7 @@ func (s *stdioStream) boundFlush() {
 		s.arm(wait)
 		return
 	}
-	s.unseen(s.flushLocked())
+	s.flushUnseen()
 }
 
 // flushLocked writes out what is buffered; the caller holds mu.
@@ -181,6 +181,27 @@ func (s *stdioStream) flushLocked() error {
 	err := s.w.Flush()
 	s.settle(before, 0)
 	return err
+}
+
+// flushSeen is a flush whose error the program gets, unless out is
+// written to directly; the caller holds mu.
+func (s *stdioStream) flushSeen() error {
+	if s.direct {
+		return nil
+	}
+	err := s.flushLocked()
+	if err != nil {
+		s.errSeen = true
+	}
+	return err
+}
+
+// flushUnseen is a flush the program cannot see, whose error is reported
+// (unseen), unless out is written to directly; the caller holds mu.
+func (s *stdioStream) flushUnseen() {
+	if !s.direct {
+		s.unseen(s.flushLocked())
+	}
 }
 
 // flushAsked is a flush the program asked for (Sync, ReadFrom's, Flush of
@@ -192,14 +213,7 @@ func (s *stdioStream) flushAsked(f *File) error {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.direct {
-		return nil
-	}
-	err := s.flushLocked()
-	if err != nil {
-		s.errSeen = true
-	}
-	return err
+	return s.flushSeen()
 }
 
 // flushed is bufio's hook after a Writer's Flush (osSide.flushed): if the
@@ -223,9 +237,7 @@ func (s *stdioStream) flushBefore(f *File) {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if !s.direct {
-		s.unseen(s.flushLocked())
-	}
+	s.flushUnseen()
 }
 
 // Longest waits for the lock where waiting for good is not an option:
@@ -250,10 +262,8 @@ func (s *stdioStream) exitFlush() {
 	if s.w == nil || !s.lockWithin(stdioExitWait) {
 		return
 	}
-	if !s.direct {
-		s.unseen(s.flushLocked())
-		s.direct = true
-	}
+	s.flushUnseen()
+	s.direct = true
 	fail := s.errShown && s.exitZero
 	s.mu.Unlock()
 	if fail {
@@ -272,9 +282,7 @@ func (s *stdioStream) tryFlush() {
 		return
 	}
 	defer s.mu.Unlock()
-	if !s.direct {
-		s.unseen(s.flushLocked())
-	}
+	s.flushUnseen()
 }
 
 // close flushes before the original standard output is closed, and
@@ -287,14 +295,8 @@ func (s *stdioStream) close() error {
 		return nil
 	}
 	defer s.mu.Unlock()
-	if s.direct {
-		return nil
-	}
+	err := s.flushSeen()
 	s.direct = true
-	err := s.flushLocked()
-	if err != nil {
-		s.errSeen = true
-	}
 	return err
 }
 
@@ -381,8 +383,8 @@ func (s *stdioStream) beforeRead(f *File) {
 	})
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if !s.direct && (!s.inFile || stdioLineBuffered(s.w)) {
-		s.unseen(s.flushLocked())
+	if !s.inFile || stdioLineBuffered(s.w) {
+		s.flushUnseen()
 	}
 }
 

@@ -12,6 +12,7 @@ import (
 	"log"
 	"os"
 	"os/exec"
+	"os/signal"
 	"strings"
 	"sync"
 	"syscall"
@@ -277,6 +278,11 @@ func main() {
 		f.WriteString("2\n")
 		f.Close()
 		fmt.Println("3")
+	case "sigpipe":
+		// Lines into a pipe nobody reads, SIGPIPE caught: the writes
+		// fail, the program goes on and exits 0, saying nothing.
+		signal.Notify(make(chan os.Signal, 1), syscall.SIGPIPE)
+		lines("sigpipe", 100)
 	case "sleepy":
 		// Two lines a moment apart: two writes under a bound, one
 		// without (counted with strace).
