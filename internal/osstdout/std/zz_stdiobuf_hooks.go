@@ -44,10 +44,8 @@ func (s *stdioStream) finish() {
 		return
 	}
 	defer s.mu.Unlock()
-	if !s.direct {
-		s.unseen(s.flushLocked())
-		s.direct = true
-	}
+	s.flushUnseen()
+	s.direct = true
 }
 
 // beforePrint flushes before the runtime's print and println write to
