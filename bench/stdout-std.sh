@@ -36,7 +36,6 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 logs=${keep:-$tmp}
 mkdir -p "$logs"
-root=$PWD
 go build -o "$tmp/stdiobuf" ./cmd/stdiobuf
 go build -o "$tmp/stdoutstd" ./bench/stdoutstd
 overlay=$("$tmp/stdiobuf" overlay -stdout)
@@ -56,12 +55,13 @@ gotest() {
 }
 
 start=$(date -u '+%Y-%m-%d %H:%M UTC')
+rev=$(git rev-parse --short HEAD)$(git diff --quiet || echo '+changes')
 load0=$(cut -d' ' -f1-3 /proc/loadavg)
 if [ -n "$plainlog" ]; then
 	[ "$plainlog" -ef "$logs/plain.json" ] || cp "$plainlog" "$logs/plain.json"
-	plain_s="(from $plainlog)"
+	plain_s="from $plainlog"
 else
-	plain_s=$(gotest plain)
+	plain_s="$(gotest plain) s"
 fi
 stdout_s=$(gotest stdout -overlay="$overlay")
 load1=$(cut -d' ' -f1-3 /proc/loadavg)
@@ -71,8 +71,8 @@ load1=$(cut -d' ' -f1-3 /proc/loadavg)
 	echo
 	echo "- started: $start; machine: $(lscpu | sed -n 's/^Model name: *//p'), $(nproc) CPUs; load average $load0 at the start, $load1 at the end (other work was running)"
 	echo "- $(go version); $("$tmp/stdiobuf" version | head -1)"
-	echo "- command: \`bench/stdout-std.sh ${*:-}\` from $(cd "$root" && git rev-parse --short HEAD)$(cd "$root" && git diff --quiet || echo '+changes'); packages: ${pkgs[*]}; flags: ${GOTESTFLAGS:--short -count=1} -json"
-	echo "- wall time: plain ${plain_s} s, -stdout ${stdout_s} s (the -stdout run rebuilds every package)"
+	echo "- command: \`bench/stdout-std.sh ${*:-}\` at $rev; packages: ${pkgs[*]}; flags: ${GOTESTFLAGS:--short -count=1} -json"
+	echo "- wall time: plain ${plain_s}, -stdout ${stdout_s} s (the -stdout run rebuilds every package)"
 	echo
 	"$tmp/stdoutstd" -outputs "$logs/plain.json" "$logs/stdout.json" && status=0 || status=$?
 	echo

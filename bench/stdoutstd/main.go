@@ -32,6 +32,10 @@ type event struct {
 	Output  string
 }
 
+// address matches a pointer in a subtest's name (errors' TestAs names
+// its subtests after the target's address), which differs between runs.
+var address = regexp.MustCompile(`0x[0-9a-f]+`)
+
 // key names a test, or a package when Test is empty.
 type key struct{ Package, Test string }
 
@@ -61,7 +65,7 @@ func read(r io.Reader) (*run, error) {
 		if len(line) == 0 || line[0] != '{' || json.Unmarshal(line, &e) != nil {
 			continue
 		}
-		k := key{e.Package, e.Test}
+		k := key{e.Package, address.ReplaceAllString(e.Test, "0x?")}
 		switch e.Action {
 		case "pass", "fail", "skip":
 			out.result[k] = e.Action

@@ -49,6 +49,7 @@ func TestCompare(t *testing.T) {
 		"output p TestD key 0123456789abcdef0123",
 		"pass p TestD",
 		"fail p TestE",
+		"pass p TestF/As(0xc000010000)",
 		"pass p -",
 		"pass q -",
 	)+"go: some message that is not JSON\n")
@@ -61,6 +62,7 @@ func TestCompare(t *testing.T) {
 		"output p TestD key fedcba9876543210fedc",
 		"pass p TestD",
 		"pass p TestE",
+		"pass p TestF/As(0xc000020000)",
 		"fail p -",
 	))
 	if diff := cmp.Diff([]key{{"p", ""}, {"p", "TestC"}, {"q", ""}}, regressions(plain, buffered)); diff != "" {
@@ -71,7 +73,7 @@ func TestCompare(t *testing.T) {
 	}
 	var b strings.Builder
 	report(&b, plain, buffered, false)
-	for _, want := range []string{"| plain | 4 | 1 | 0 |", "| -stdout | 4 | 1 | 0 |", "Passed plainly, not under -stdout: 3", "- q (package): no result", "- p TestC: fail"} {
+	for _, want := range []string{"| plain | 5 | 1 | 0 |", "| -stdout | 5 | 1 | 0 |", "Passed plainly, not under -stdout: 3", "- q (package): no result", "- p TestC: fail"} {
 		if !strings.Contains(b.String(), want) {
 			t.Errorf("the report lacks %q:\n%s", want, b.String())
 		}
