@@ -16,7 +16,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-go build -o "$tmp/stdiobuf" ./cmd/stdiobuf
+# stdiobuf itself needs this module's release, whatever GOTOOLCHAIN says.
+GOTOOLCHAIN=auto go build -o "$tmp/stdiobuf" ./cmd/stdiobuf
 # From a directory outside the module, so that its go.mod picks no
 # toolchain.
 cd "$tmp"
