@@ -28,10 +28,11 @@ import (
 	"strings"
 )
 
-// Packages are the standard-library packages whose source Files reads
-// from a GOROOT: a generator that caches what Files returns must hash
-// their files into its cache key.
-var Packages = []string{"os"}
+// Packages are the standard-library packages -stdout patches: os (Files)
+// and the hooks os's buffer needs in runtime and syscall (PatchFiles). A
+// generator that caches what they return hashes these packages' files
+// into its cache key.
+var Packages = []string{"os", "runtime", "syscall"}
 
 // Methods are the methods of *os.File that the added files wrap.
 var Methods = []string{

@@ -12,22 +12,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 )
 
-func templates(t *testing.T) map[string][]byte {
-	t.Helper()
-	m := make(map[string][]byte)
-	names, err := filepath.Glob("std/*.go")
-	if err != nil || len(names) == 0 {
-		t.Fatalf("no templates in std/: %v", err)
-	}
-	for _, n := range names {
-		b, err := os.ReadFile(n)
-		if err != nil {
-			t.Fatal(err)
-		}
-		m[filepath.Base(n)] = b
-	}
-	return m
-}
+func templates(t *testing.T) map[string][]byte { t.Helper(); return templatesOf(t, "std") }
 
 // TestFilesRenamesEveryHook: on the toolchain that runs the test, every
 // method and function the added files wrap is renamed, in the files that

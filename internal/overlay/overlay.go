@@ -151,11 +151,11 @@ func GenerateWith(tc Toolchain, src fs.FS, cacheDir, goCmd string, opts Options)
 	}
 	pkgs := []*pkgOverlay{{path: "bufio", std: std.src, gen: gen}}
 	if opts.Stdout {
-		osPkg, err := stdoutFiles(tc, files, gen)
+		patches, err := stdoutFiles(tc, files, gen)
 		if err != nil {
 			return nil, err
 		}
-		pkgs = append(pkgs, osPkg)
+		pkgs = append(pkgs, patches...)
 	}
 	if err := os.MkdirAll(cacheDir, 0o755); err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrCache, err)

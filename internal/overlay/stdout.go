@@ -13,12 +13,25 @@ import (
 // Source directories of `stdiobuf build -stdout`, inside the fs.FS handed
 // to GenerateWith: the patcher of package os (its source is part of the
 // cache key), the files it adds to os, and the files that stand in for
-// stream's osfile.go and std.go in a bufio that package os imports.
+// stream's osfile.go and std.go in a bufio that package os imports. The
+// templates of the other packages it patches are in osstdoutDir/PKG.
 const (
 	osstdoutDir      = "internal/osstdout"
 	osstdoutStdDir   = "internal/osstdout/std"
 	osstdoutBufioDir = "internal/osstdout/bufio"
 )
+
+// hookDirs are the template directories of the packages -stdout patches
+// besides os, by import path.
+func hookDirs() map[string]string {
+	dirs := make(map[string]string)
+	for _, p := range osstdout.Packages {
+		if p != "os" {
+			dirs[p] = path.Join(osstdoutDir, p)
+		}
+	}
+	return dirs
+}
 
 // stdoutReplaced are stream's files that import package os; under -stdout
 // package os imports bufio, so the generated bufio takes the files of the
@@ -27,7 +40,11 @@ var stdoutReplaced = []string{"osfile.go", "std.go"}
 
 // addStdoutSource adds to files the sources -stdout needs from src.
 func addStdoutSource(src fs.FS, files map[string][]byte) (map[string][]byte, error) {
-	for _, dir := range []string{osstdoutDir, osstdoutStdDir, osstdoutBufioDir} {
+	dirs := []string{osstdoutDir, osstdoutStdDir, osstdoutBufioDir}
+	for _, dir := range hookDirs() {
+		dirs = append(dirs, dir)
+	}
+	for _, dir := range dirs {
 		if err := readSourceDir(src, dir, files); err != nil {
 			return nil, err
 		}
@@ -36,9 +53,9 @@ func addStdoutSource(src fs.FS, files map[string][]byte) (map[string][]byte, err
 }
 
 // stdoutFiles swaps, in gen, the files of stream that import package os
-// for their stand-ins, and returns the patch of package os: the files it
-// replaces or adds.
-func stdoutFiles(tc Toolchain, files map[string][]byte, gen map[string][]byte) (*pkgOverlay, error) {
+// for their stand-ins, and returns the patches of package os and of the
+// other packages -stdout hooks: the files each replaces or adds.
+func stdoutFiles(tc Toolchain, files map[string][]byte, gen map[string][]byte) ([]*pkgOverlay, error) {
 	for _, name := range stdoutReplaced {
 		twin, ok := files[path.Join(osstdoutBufioDir, name)]
 		if !ok {
@@ -50,22 +67,52 @@ func stdoutFiles(tc Toolchain, files map[string][]byte, gen map[string][]byte) (
 		}
 		gen[name] = append([]byte(header(path.Join(osstdoutBufioDir, name))), b...)
 	}
-	templates := make(map[string][]byte)
-	for name, b := range files {
-		if path.Dir(name) == osstdoutStdDir {
-			templates[path.Base(name)] = b
-		}
-	}
+	templates := templatesIn(files, osstdoutStdDir)
 	osFiles, err := osstdout.Files(tc.GOROOT, tc.GOVERSION, templates)
 	if err != nil {
 		return nil, err
 	}
-	for name := range templates {
-		if b, ok := osFiles[name]; ok {
-			osFiles[name] = append([]byte(header(path.Join(osstdoutStdDir, name))), b...)
+	osPatch, err := patchOverlay(tc, "os", withHeaders(osFiles, templates, osstdoutStdDir))
+	if err != nil {
+		return nil, err
+	}
+	pkgs := []*pkgOverlay{osPatch}
+	dirs := hookDirs()
+	for _, p := range sortedKeys(dirs) {
+		templates := templatesIn(files, dirs[p])
+		patched, err := osstdout.PatchFiles(tc.GOROOT, tc.GOVERSION, p, templates)
+		if err != nil {
+			return nil, err
+		}
+		po, err := patchOverlay(tc, p, withHeaders(patched, templates, dirs[p]))
+		if err != nil {
+			return nil, err
+		}
+		pkgs = append(pkgs, po)
+	}
+	return pkgs, nil
+}
+
+// templatesIn returns the files of dir, by base name.
+func templatesIn(files map[string][]byte, dir string) map[string][]byte {
+	templates := make(map[string][]byte)
+	for name, b := range files {
+		if path.Dir(name) == dir {
+			templates[path.Base(name)] = b
 		}
 	}
-	return patchOverlay(tc, "os", osFiles)
+	return templates
+}
+
+// withHeaders prefixes each of gen's files that a template of dir made
+// with the header naming its source.
+func withHeaders(gen, templates map[string][]byte, dir string) map[string][]byte {
+	for name := range templates {
+		if b, ok := gen[name]; ok {
+			gen[name] = append([]byte(header(path.Join(dir, name))), b...)
+		}
+	}
+	return gen
 }
 
 // patchOverlay is the patch of tc's package p made of gen, the files it

@@ -1,0 +1,324 @@
+package osstdout
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"go/ast"
+	"go/format"
+	"go/parser"
+	"go/token"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// An insertion is one statement -stdout adds to a function of package
+// runtime or syscall, where the buffered standard output must be flushed
+// before the program goes on (a panic about to print its message, a
+// descriptor about to be replaced, ...). Package os's side of these hooks
+// is std/zz_stdiobuf_hooks.go.
+type insertion struct {
+	fn   string // the function (never a method) the statement goes into
+	file string // the file that declares fn, if other files declare it too
+	// before names the function whose call statement the new statement
+	// precedes, found at any depth of fn's body, which must hold
+	// exactly one; "" puts the statement first in the body.
+	before string
+	// stmt is the statement's source, made from fn's parameter names;
+	// "" if fn lacks the parameter it needs.
+	stmt func(params []string) string
+	// each: fn is declared once per platform (syscall's generated
+	// files) and every declaration gets the statement; otherwise the
+	// package must declare it exactly once.
+	each bool
+}
+
+// fixed is a statement that does not depend on the parameters.
+func fixed(s string) func([]string) string { return func([]string) string { return s } }
+
+// ifParam is `if PARAM == 1 { call }` for the parameter at index i: a
+// call made only when the descriptor argument is standard output's.
+func ifParam(i int, call string) func([]string) string {
+	return func(p []string) string { return onParam(p, i, "if %s == 1 { "+call+" }") }
+}
+
+// onParam is format with the name of parameter i, or "" if there is no
+// such parameter or it has no name.
+func onParam(params []string, i int, format string) string {
+	if i >= len(params) || params[i] == "_" {
+		return ""
+	}
+	return fmt.Sprintf(format, params[i])
+}
+
+// insertions are the hooks, by package. The templates in runtime/ and
+// syscall/ declare the functions the statements call.
+var insertions = map[string][]insertion{
+	"runtime": {
+		// After the deferred calls and preprintpanics (which runs the
+		// panic values' Error and String methods), before fatalpanic
+		// prints the message and exits: ordinary Go code still runs
+		// here, as traceAdvance does.
+		{fn: "gopanic", before: "fatalpanic", stmt: fixed("stdioPanicking()")},
+		// After the deferred calls of a Goexit; main's Goexit ends the
+		// program without exit hooks.
+		{fn: "Goexit", before: "goexit1", stmt: fixed("stdioGoexit()")},
+		// A signal whose default action kills, and that the program
+		// neither Notify'd nor ignored.
+		{fn: "sighandler", file: "signal_unix.go", before: "dieFromSignal", stmt: func(p []string) string {
+			return onParam(p, 0, "if stdioSignalDeath(%s) { return }")
+		}},
+		// The runtime's print and println, and fatal errors (concurrent
+		// map writes), flush only where Go code may run (stdioCanFlush).
+		{fn: "printlock", stmt: fixed("stdioBeforePrint()")},
+		{fn: "fatal", stmt: fixed("stdioFatal()")},
+		// syscall.Exit, which os.Exit calls after the exit hooks.
+		{fn: "syscall_Exit", stmt: fixed("stdioExit()")},
+	},
+	"syscall": {
+		{fn: "Dup2", each: true, stmt: ifParam(1, "runtime_stdioFlush()")},
+		{fn: "Dup3", each: true, stmt: ifParam(1, "runtime_stdioFlush()")},
+		{fn: "Close", each: true, stmt: ifParam(0, "runtime_stdioTryFlush()")},
+		{fn: "ForkExec", each: true, stmt: fixed("runtime_stdioFlush()")},
+		{fn: "StartProcess", each: true, stmt: fixed("runtime_stdioFlush()")},
+		{fn: "Exec", each: true, stmt: fixed("runtime_stdioTryFlush()")},
+	},
+}
+
+// ErrMoved is wrapped by the error PatchFiles returns when the toolchain's
+// package no longer has what a hook expects.
+var ErrMoved = errors.New("osstdout: a function -stdout hooks has moved")
+
+// PatchFiles returns the overlay for package pkg (runtime or syscall) of
+// the toolchain whose source tree is goroot/src: each file of the
+// package that gets a hook, patched, and the templates, by base name. A
+// template named as a file of the package is merged into it (its
+// declarations appended, its imports added): the way to add code that
+// needs the file's build constraints, such as runtime's signal_unix.go; any
+// other template is added as a file of its own. Every template starts with
+// the build tag that keeps it out of other builds. goVersion only names
+// the toolchain in errors.
+func PatchFiles(goroot, goVersion, pkg string, templates map[string][]byte) (map[string][]byte, error) {
+	hooks, ok := insertions[pkg]
+	if !ok {
+		return nil, fmt.Errorf("osstdout: no hooks for package %s", pkg)
+	}
+	dir := filepath.Join(goroot, "src", filepath.FromSlash(pkg))
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, err
+	}
+	found := make(map[string]int) // declarations of each hooked function
+	out := make(map[string][]byte)
+	for _, e := range ents {
+		name := e.Name()
+		if e.IsDir() || !strings.HasSuffix(name, ".go") || strings.HasSuffix(name, "_test.go") {
+			continue
+		}
+		src, err := os.ReadFile(filepath.Join(dir, name))
+		if err != nil {
+			return nil, err
+		}
+		patched, err := insertHooks(name, src, hooks, found)
+		if err != nil {
+			return nil, fmt.Errorf("%w: %s's %s/%s: %v", ErrMoved, goVersion, pkg, name, err)
+		}
+		if patched != nil {
+			out[name] = patched
+		}
+	}
+	var problems []string
+	for _, h := range hooks {
+		switch n := found[h.fn]; {
+		case n == 0 && h.file != "":
+			problems = append(problems, "no func "+h.fn+" in "+h.file)
+		case n == 0:
+			problems = append(problems, "no func "+h.fn)
+		case n > 1 && !h.each:
+			problems = append(problems, fmt.Sprintf("%d funcs %s", n, h.fn))
+		}
+	}
+	if len(problems) > 0 {
+		sort.Strings(problems)
+		return nil, fmt.Errorf("%w: %s's %s has %s", ErrMoved, goVersion, pkg, strings.Join(problems, ", "))
+	}
+	for name, b := range templates {
+		b, ok := bytes.CutPrefix(b, []byte(buildTag))
+		if !ok {
+			return nil, fmt.Errorf("osstdout: %s template %s does not start with %q", pkg, name, buildTag)
+		}
+		host, ok := out[name]
+		if !ok && fileExists(filepath.Join(dir, name)) {
+			if host, err = os.ReadFile(filepath.Join(dir, name)); err != nil {
+				return nil, err
+			}
+		}
+		if host == nil {
+			out[name] = b
+			continue
+		}
+		merged, err := merge(host, b)
+		if err != nil {
+			return nil, fmt.Errorf("osstdout: merging template %s into %s's %s/%s: %v", name, goVersion, pkg, name, err)
+		}
+		out[name] = merged
+	}
+	return out, nil
+}
+
+// insertHooks returns src with the statements of hooks inserted into the
+// functions it declares, or nil if it declares none; found counts the
+// declarations seen.
+func insertHooks(name string, src []byte, hooks []insertion, found map[string]int) ([]byte, error) {
+	fset := token.NewFileSet()
+	f, err := parser.ParseFile(fset, name, src, parser.SkipObjectResolution)
+	if err != nil {
+		return nil, err
+	}
+	var edits []edit
+	for _, d := range f.Decls {
+		fd, ok := d.(*ast.FuncDecl)
+		if !ok || fd.Recv != nil || fd.Body == nil {
+			continue
+		}
+		for _, h := range hooks {
+			if fd.Name.Name != h.fn || h.file != "" && h.file != name {
+				continue
+			}
+			found[h.fn]++
+			e, err := hookEdit(fset, fd, h)
+			if err != nil {
+				return nil, err
+			}
+			edits = append(edits, e)
+		}
+	}
+	if len(edits) == 0 {
+		return nil, nil
+	}
+	return applyEdits(src, edits)
+}
+
+// An edit inserts text at a byte offset of a file.
+type edit struct {
+	off  int
+	text string
+}
+
+// hookEdit places h's statement in fd.
+func hookEdit(fset *token.FileSet, fd *ast.FuncDecl, h insertion) (edit, error) {
+	var params []string
+	for _, p := range fd.Type.Params.List {
+		for _, n := range p.Names {
+			params = append(params, n.Name)
+		}
+	}
+	stmt := h.stmt(params)
+	if stmt == "" {
+		return edit{}, fmt.Errorf("func %s has parameters %v, not those its hook uses", h.fn, params)
+	}
+	if h.before == "" {
+		return edit{fset.Position(fd.Body.Lbrace).Offset + 1, "\n" + stmt + "\n"}, nil
+	}
+	var at []ast.Stmt
+	ast.Inspect(fd.Body, func(n ast.Node) bool {
+		if es, ok := n.(*ast.ExprStmt); ok && callsFunc(es.X, h.before) {
+			at = append(at, es)
+		}
+		return true
+	})
+	if len(at) != 1 {
+		return edit{}, fmt.Errorf("func %s has %d call statements of %s, want 1", h.fn, len(at), h.before)
+	}
+	return edit{fset.Position(at[0].Pos()).Offset, stmt + "\n"}, nil
+}
+
+// callsFunc reports whether e is a call of the package-level function name.
+func callsFunc(e ast.Expr, name string) bool {
+	c, ok := e.(*ast.CallExpr)
+	if !ok {
+		return false
+	}
+	id, ok := c.Fun.(*ast.Ident)
+	return ok && id.Name == name
+}
+
+// applyEdits inserts the edits' text into src and formats the result.
+func applyEdits(src []byte, edits []edit) ([]byte, error) {
+	sort.Slice(edits, func(i, j int) bool { return edits[i].off > edits[j].off })
+	out := append([]byte(nil), src...)
+	for _, e := range edits {
+		out = append(out[:e.off], append([]byte(e.text), out[e.off:]...)...)
+	}
+	return format.Source(out)
+}
+
+// merge appends tmpl's declarations to host and adds the imports tmpl
+// needs that host lacks. Both are Go files of the same package.
+func merge(host, tmpl []byte) ([]byte, error) {
+	fset := token.NewFileSet()
+	hf, err := parser.ParseFile(fset, "host.go", host, parser.ImportsOnly|parser.ParseComments)
+	if err != nil {
+		return nil, err
+	}
+	tf, err := parser.ParseFile(fset, "template.go", tmpl, parser.ImportsOnly)
+	if err != nil {
+		return nil, err
+	}
+	if hf.Name.Name != tf.Name.Name {
+		return nil, fmt.Errorf("package %s, template package %s", hf.Name.Name, tf.Name.Name)
+	}
+	have := make(map[string]string) // local name by path
+	for _, imp := range hf.Imports {
+		have[importPath(imp)] = importName(imp)
+	}
+	var add []string
+	for _, imp := range tf.Imports {
+		p := importPath(imp)
+		n, ok := have[p]
+		switch {
+		case !ok:
+			add = append(add, imp.Path.Value)
+			if imp.Name != nil {
+				add[len(add)-1] = imp.Name.Name + " " + imp.Path.Value
+			}
+		case n != importName(imp):
+			return nil, fmt.Errorf("the template imports %s as %s, the file as %s", p, importName(imp), n)
+		}
+	}
+	// The template's declarations: everything after its last import, or
+	// after its package clause.
+	rest := fset.Position(tf.Name.End()).Offset
+	if len(tf.Decls) > 0 {
+		rest = fset.Position(tf.Decls[len(tf.Decls)-1].End()).Offset
+	}
+	var out bytes.Buffer
+	// The imports go right after the package clause, as a declaration
+	// of their own, which gofmt keeps apart from the file's.
+	at := fset.Position(hf.Name.End()).Offset
+	out.Write(host[:at])
+	if len(add) > 0 {
+		out.WriteString("\n\nimport (\n\t" + strings.Join(add, "\n\t") + "\n)")
+	}
+	out.Write(host[at:])
+	out.WriteString("\n")
+	out.Write(tmpl[rest:])
+	return format.Source(out.Bytes())
+}
+
+func importPath(imp *ast.ImportSpec) string {
+	p, _ := strconv.Unquote(imp.Path.Value)
+	return p
+}
+
+// importName is the name a file uses for an import.
+func importName(imp *ast.ImportSpec) string {
+	if imp.Name != nil {
+		return imp.Name.Name
+	}
+	p := importPath(imp)
+	return p[strings.LastIndex(p, "/")+1:]
+}

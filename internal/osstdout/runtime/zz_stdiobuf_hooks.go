@@ -1,0 +1,179 @@
+//go:build stdiobuf_std
+
+// This file is added to package runtime by `stdiobuf build -stdout`. The
+// runtime cannot import os, where the buffered standard output lives, so
+// os hands it, at init, the functions that flush it (zz_stdiobuf_hooks.go
+// there), and the statements the generator inserts (internal/osstdout's
+// insertions) call them where the program ends without exit hooks or
+// shows its output in another way. A program that does not link os has
+// none of them, and every hook does nothing.
+
+package runtime
+
+import (
+	"internal/abi"
+	"internal/runtime/atomic"
+	_ "unsafe" // for go:linkname
+)
+
+// stdioHooks are package os's functions, set once by os's init.
+var stdioHooks struct {
+	flush    func() // write out what is buffered, waiting for the lock
+	tryFlush func() // the same, giving up if the lock stays taken
+	// finish is tryFlush, then standard output is left unbuffered: the
+	// program goes on for a while (other goroutines) and then ends
+	// without exit hooks.
+	finish func()
+	// beforePrint flushes if standard output and standard error are
+	// the same file.
+	beforePrint func()
+}
+
+// stdioFinishing is 0 before the first finish, 1 while it runs, 2 once it
+// has returned; stdioFinisher is the goroutine that runs it.
+var (
+	stdioFinishing atomic.Uint32
+	stdioFinisher  guintptr
+)
+
+// stdioFinishWait is how long a second goroutine ending the program (two
+// panics, two goroutines finding the same concurrent map write) waits for
+// the first's finish before it goes on to print and exit, in
+// nanoseconds: the first's flush waits this long at most for the lock.
+const stdioFinishWait = 1e9
+
+// stdioSignals are the unix side's (zz_stdiobuf_signal in
+// signal_unix.go), set by its init; nil elsewhere.
+var stdioSignals struct {
+	start   func() // start the goroutine that flushes before a fatal signal's death
+	exiting func() // if a fatal signal's death is under way, flush and die of it
+}
+
+//go:linkname os_stdioRegister os.runtime_stdioRegister
+func os_stdioRegister(flush, tryFlush, finish, beforePrint func()) {
+	stdioHooks.flush = flush
+	stdioHooks.tryFlush = tryFlush
+	stdioHooks.finish = finish
+	stdioHooks.beforePrint = beforePrint
+	if stdioSignals.start != nil {
+		stdioSignals.start()
+	}
+}
+
+//go:linkname os_stdioExiting os.runtime_stdioExiting
+func os_stdioExiting() { stdioExiting() }
+
+//go:linkname syscall_stdioFlush syscall.runtime_stdioFlush
+func syscall_stdioFlush() {
+	if f := stdioHooks.flush; f != nil {
+		f()
+	}
+}
+
+//go:linkname syscall_stdioTryFlush syscall.runtime_stdioTryFlush
+func syscall_stdioTryFlush() {
+	if f := stdioHooks.tryFlush; f != nil {
+		f()
+	}
+}
+
+// stdioExiting dies of a fatal signal whose flush is under way; the
+// program was about to end in another way (exit, a panic), which a
+// program without the buffer would not have reached.
+func stdioExiting() {
+	if f := stdioSignals.exiting; f != nil {
+		f()
+	}
+}
+
+// stdioFinish runs os's finish once. Another goroutine that ends the
+// program meanwhile waits for it, so that it does not exit before the
+// output is out; the goroutine running it (a panic inside it) does not.
+func stdioFinish() {
+	f := stdioHooks.finish
+	if f == nil {
+		return
+	}
+	gp := getg()
+	if stdioFinishing.CompareAndSwap(0, 1) {
+		stdioFinisher.set(gp)
+		f()
+		stdioFinishing.Store(2)
+		return
+	}
+	if stdioFinisher.ptr() == gp {
+		return
+	}
+	for deadline := nanotime() + stdioFinishWait; stdioFinishing.Load() == 1 && nanotime() < deadline; {
+		timeSleep(1e6)
+	}
+}
+
+// stdioPanicking runs in gopanic once the deferred calls have run and
+// the panic is not recovered, before fatalpanic prints it.
+func stdioPanicking() {
+	stdioExiting()
+	stdioFinish()
+}
+
+// stdioGoexit runs in Goexit after the deferred calls: main's Goexit
+// leaves the other goroutines running and the program then ends with a
+// fatal error, without exit hooks. A goroutine of a thread C created (a
+// cgo callback) has no start function.
+func stdioGoexit() {
+	if f := findfunc(getg().startpc); f.valid() && f.funcID == abi.FuncID_runtime_main {
+		stdioFinish()
+	}
+}
+
+// stdioFatal runs first in fatal (concurrent map writes, ...), which
+// prints and exits without exit hooks.
+func stdioFatal() {
+	if stdioCanFlush() {
+		stdioFatalFlush()
+	}
+}
+
+// stdioFatalFlush is stdioFatal's flush. Some callers of fatal forbid
+// write barriers (cgoBindM, on g0), and the compiler checks every static
+// callee of theirs; they are never on a user goroutine, which
+// stdioCanFlush asks for, as the goPanic functions check the conditions
+// under which they may run.
+//
+//go:yeswritebarrierrec
+func stdioFatalFlush() {
+	stdioExiting()
+	stdioFinish()
+}
+
+// stdioBeforePrint runs first in printlock, before the runtime's print
+// and println write to standard error: when that is standard output's
+// file (`go test -v` runs tests so), what the program printed before must
+// come out first.
+func stdioBeforePrint() {
+	if f := stdioHooks.beforePrint; f != nil && stdioCanFlush() {
+		f()
+	}
+}
+
+// stdioExit runs first in syscall.Exit, which os.Exit calls after the
+// exit hooks (they flushed) and a program may call directly.
+func stdioExit() {
+	stdioExiting()
+	if f := stdioHooks.tryFlush; f != nil {
+		f()
+	}
+}
+
+// stdioCanFlush reports whether ordinary Go code, os's flush, may run:
+// on a user goroutine that holds no runtime lock, is not allocating, not
+// in a section that must not be preempted or grow its stack, and not
+// already throwing or panicking. Where it may not (throws, fatal errors
+// found by the scheduler), what is buffered is lost.
+func stdioCanFlush() bool {
+	gp := getg()
+	mp := gp.m
+	return gp == mp.curg && mp.p != 0 && mp.locks == 0 && mp.mallocing == 0 &&
+		mp.preemptoff == "" && mp.printlock == 0 && mp.dying == 0 &&
+		mp.throwing == throwTypeNone && !gp.throwsplit && panicking.Load() == 0
+}

@@ -1,0 +1,302 @@
+package osstdout
+
+import (
+	"errors"
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// goroot is the GOROOT of the go command on PATH, the toolchain the
+// overlay would be made for.
+func goroot(t *testing.T) string {
+	t.Helper()
+	out, err := exec.Command("go", "env", "GOROOT").Output()
+	if err != nil {
+		t.Skipf("no go command: %v", err)
+	}
+	return strings.TrimSpace(string(out))
+}
+
+// templatesOf reads the templates in dir.
+func templatesOf(t *testing.T, dir string) map[string][]byte {
+	t.Helper()
+	m := make(map[string][]byte)
+	names, err := filepath.Glob(filepath.Join(dir, "*.go"))
+	if err != nil || len(names) == 0 {
+		t.Fatalf("no templates in %s: %v", dir, err)
+	}
+	for _, n := range names {
+		b, err := os.ReadFile(n)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m[filepath.Base(n)] = b
+	}
+	return m
+}
+
+// callsIn returns, for each function declared in src, the names of the
+// functions its body calls in statements of their own, in order.
+func callsIn(t *testing.T, name string, src []byte) map[string][]string {
+	t.Helper()
+	f, err := parser.ParseFile(token.NewFileSet(), name, src, 0)
+	if err != nil {
+		t.Fatalf("%s does not parse: %v", name, err)
+	}
+	calls := make(map[string][]string)
+	for _, d := range f.Decls {
+		fd, ok := d.(*ast.FuncDecl)
+		if !ok || fd.Body == nil {
+			continue
+		}
+		ast.Inspect(fd.Body, func(n ast.Node) bool {
+			if es, ok := n.(*ast.ExprStmt); ok {
+				if c, ok := es.X.(*ast.CallExpr); ok {
+					if id, ok := c.Fun.(*ast.Ident); ok {
+						calls[fd.Name.Name] = append(calls[fd.Name.Name], id.Name)
+					}
+				}
+			}
+			return true
+		})
+	}
+	return calls
+}
+
+// TestPatchFilesHooksRuntime: on the toolchain that runs the test, every
+// runtime hook is inserted where it belongs, the template for
+// signal_unix.go is merged into that file and the other is added.
+func TestPatchFilesHooksRuntime(t *testing.T) {
+	files, err := PatchFiles(goroot(t), runtime.Version(), "runtime", templatesOf(t, "runtime"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	all := make(map[string][]string)
+	for name, b := range files {
+		if strings.Contains(string(b), buildTag) {
+			t.Errorf("%s keeps the templates' build tag", name)
+		}
+		for fn, calls := range callsIn(t, name, b) {
+			all[fn] = append(all[fn], calls...)
+		}
+	}
+	// The hook's call, and the call it must come before.
+	want := map[string][2]string{
+		"gopanic":      {"stdioPanicking", "fatalpanic"},
+		"Goexit":       {"stdioGoexit", "goexit1"},
+		"printlock":    {"stdioBeforePrint", ""},
+		"fatal":        {"stdioFatal", ""},
+		"syscall_Exit": {"stdioExit", ""},
+	}
+	for fn, w := range want {
+		calls := all[fn]
+		if len(calls) == 0 || calls[0] != w[0] && w[1] == "" {
+			t.Errorf("%s does not call %s first: %v", fn, w[0], calls)
+			continue
+		}
+		if w[1] != "" && !follows(calls, w[0], w[1]) {
+			t.Errorf("%s does not call %s right before %s: %v", fn, w[0], w[1], calls)
+		}
+	}
+	sig := string(files["signal_unix.go"])
+	for _, s := range []string{"if stdioSignalDeath(sig) {\n\t\t\treturn\n\t\t}\n\t\tdieFromSignal(sig)", "func stdioSignalWatch()", "//go:build unix"} {
+		if !strings.Contains(sig, s) {
+			t.Errorf("the patched signal_unix.go lacks %q", s)
+		}
+	}
+	if _, ok := files["zz_stdiobuf_hooks.go"]; !ok {
+		t.Error("zz_stdiobuf_hooks.go is not added")
+	}
+}
+
+// follows reports whether calls holds a right before b.
+func follows(calls []string, a, b string) bool {
+	for i := 1; i < len(calls); i++ {
+		if calls[i] == b && calls[i-1] == a {
+			return true
+		}
+	}
+	return false
+}
+
+// TestPatchFilesHooksSyscall: every declaration of the hooked syscall
+// functions, on every platform, starts with its flush, conditional on the
+// descriptor where the function takes one.
+func TestPatchFilesHooksSyscall(t *testing.T) {
+	files, err := PatchFiles(goroot(t), runtime.Version(), "syscall", templatesOf(t, "syscall"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	count := make(map[string]int)
+	for name, b := range files {
+		fset := token.NewFileSet()
+		f, err := parser.ParseFile(fset, name, b, 0)
+		if err != nil {
+			t.Fatalf("%s does not parse: %v", name, err)
+		}
+		for _, d := range f.Decls {
+			fd, ok := d.(*ast.FuncDecl)
+			if !ok || fd.Body == nil || fd.Recv != nil {
+				continue
+			}
+			var first string
+			if len(fd.Body.List) > 0 {
+				first = nodeText(fset, b, fd.Body.List[0])
+			}
+			switch fd.Name.Name {
+			case "Dup2", "Dup3":
+				count[fd.Name.Name]++
+				if newfd := paramName(fd, 1); first != "if "+newfd+" == 1 {\n\t\truntime_stdioFlush()\n\t}" {
+					t.Errorf("%s's %s starts with %q", name, fd.Name.Name, first)
+				}
+			case "Close":
+				count["Close"]++
+				if fd := paramName(fd, 0); first != "if "+fd+" == 1 {\n\t\truntime_stdioTryFlush()\n\t}" {
+					t.Errorf("%s's Close starts with %q", name, first)
+				}
+			case "ForkExec", "StartProcess", "Exec":
+				count[fd.Name.Name]++
+				want := "runtime_stdioFlush()"
+				if fd.Name.Name == "Exec" {
+					want = "runtime_stdioTryFlush()"
+				}
+				if first != want {
+					t.Errorf("%s's %s starts with %q, want %q", name, fd.Name.Name, first, want)
+				}
+			}
+		}
+	}
+	for _, fn := range []string{"Dup2", "Dup3", "Close", "ForkExec", "StartProcess", "Exec"} {
+		if count[fn] == 0 {
+			t.Errorf("no %s was patched", fn)
+		}
+	}
+}
+
+func paramName(fd *ast.FuncDecl, i int) string {
+	var names []string
+	for _, p := range fd.Type.Params.List {
+		for _, n := range p.Names {
+			names = append(names, n.Name)
+		}
+	}
+	return names[i]
+}
+
+// nodeText is n's source, parsed from src with fset.
+func nodeText(fset *token.FileSet, src []byte, n ast.Node) string {
+	return string(src[fset.Position(n.Pos()).Offset:fset.Position(n.End()).Offset])
+}
+
+// fakeRoot makes a GOROOT whose src/PKG holds files.
+func fakeRoot(t *testing.T, pkg string, files map[string]string) string {
+	t.Helper()
+	root := t.TempDir()
+	dir := filepath.Join(root, "src", pkg)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for name, src := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return root
+}
+
+// TestPatchFilesNamesWhatMoved: a release whose runtime lacks a hooked
+// function, or whose function lacks the call a hook goes before, or that
+// declares once-only functions twice, stops the generation with an error
+// naming the release, the file and the hook.
+func TestPatchFilesNamesWhatMoved(t *testing.T) {
+	complete := map[string]string{
+		"panic.go":       "package runtime\n\nfunc gopanic(e any) { preprintpanics(); fatalpanic() }\nfunc Goexit() { goexit1() }\nfunc fatal(s string) {}\n",
+		"print.go":       "package runtime\n\nfunc printlock() {}\n",
+		"runtime.go":     "package runtime\n\nfunc syscall_Exit(code int) {}\n",
+		"signal_unix.go": "package runtime\n\nfunc sighandler(sig uint32) { if flags&_SigKill != 0 { dieFromSignal(sig) } }\n",
+	}
+	with := func(name, src string) map[string]string {
+		m := make(map[string]string)
+		for k, v := range complete {
+			m[k] = v
+		}
+		m[name] = src
+		return m
+	}
+	cases := []struct {
+		name  string
+		files map[string]string
+		want  string
+	}{
+		{"complete", complete, ""},
+		{"no fatalpanic call", with("panic.go", "package runtime\n\nfunc gopanic(e any) { preprintpanics() }\nfunc Goexit() { goexit1() }\nfunc fatal(s string) {}\n"),
+			"go9.99's runtime/panic.go: func gopanic has 0 call statements of fatalpanic, want 1"},
+		{"sighandler moved", with("signal_unix.go", "package runtime\n"),
+			"go9.99's runtime has no func sighandler in signal_unix.go"},
+		{"printlock twice", with("print2.go", "package runtime\n\nfunc printlock() {}\n"),
+			"go9.99's runtime has 2 funcs printlock"},
+		{"fatal moved to print.go", with("print.go", "package runtime\n\nfunc fatal(s string) {}\n"),
+			"go9.99's runtime has 2 funcs fatal, no func printlock"},
+		{"sighandler without parameters", with("signal_unix.go", "package runtime\n\nfunc sighandler() { dieFromSignal(sig) }\n"),
+			"go9.99's runtime/signal_unix.go: func sighandler has parameters [], not those its hook uses"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			_, err := PatchFiles(fakeRoot(t, "runtime", c.files), "go9.99", "runtime", nil)
+			if c.want == "" {
+				if err != nil {
+					t.Fatal(err)
+				}
+				return
+			}
+			if !errors.Is(err, ErrMoved) {
+				t.Fatalf("err = %v, want ErrMoved", err)
+			}
+			if !strings.HasSuffix(err.Error(), c.want) {
+				t.Errorf("error %q does not end with %q", err, c.want)
+			}
+		})
+	}
+}
+
+// TestMerge: a template merged into a file of its package adds the
+// imports the file lacks and its declarations after the file's.
+func TestMerge(t *testing.T) {
+	host := "//go:build unix\n\n// Package p.\npackage p\n\nimport \"unsafe\"\n\nvar x unsafe.Pointer\n"
+	cases := []struct {
+		name, tmpl, want, err string
+	}{
+		{"new import", "package p\n\nimport (\n\t\"internal/runtime/atomic\"\n\t\"unsafe\"\n)\n\n// y is added.\nvar y atomic.Bool\n\nvar z unsafe.Pointer\n",
+			"//go:build unix\n\n// Package p.\npackage p\n\nimport (\n\t\"internal/runtime/atomic\"\n)\n\nimport \"unsafe\"\n\nvar x unsafe.Pointer\n\n// y is added.\nvar y atomic.Bool\n\nvar z unsafe.Pointer\n", ""},
+		{"no imports", "package p\n\nfunc f() {}\n",
+			"//go:build unix\n\n// Package p.\npackage p\n\nimport \"unsafe\"\n\nvar x unsafe.Pointer\n\nfunc f() {}\n", ""},
+		{"other package", "package q\n", "", "package p, template package q"},
+		{"renamed import", "package p\n\nimport u \"unsafe\"\n\nvar y u.Pointer\n", "", "the template imports unsafe as u, the file as unsafe"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			got, err := merge([]byte(host), []byte(c.tmpl))
+			if c.err != "" {
+				if err == nil || err.Error() != c.err {
+					t.Fatalf("err = %v, want %q", err, c.err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(c.want, string(got)); diff != "" {
+				t.Errorf("merged (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
