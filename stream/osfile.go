@@ -22,11 +22,10 @@ func osFile(w io.Writer) (io.Writer, bool) {
 	return f, ok
 }
 
-// raFile is what read-ahead reads from: an *os.File, whose reads hold
-// its internal reference so that its owner's Close never closes the
-// descriptor under a read in flight (readahead.go).
+// raFile is what read-ahead reads from, at offsets: an *os.File, whose
+// reads hold its internal reference so that its owner's Close never
+// closes the descriptor under a read in flight (readahead.go).
 type raFile interface {
-	io.Reader
 	io.ReaderAt
 	io.Seeker
 }

@@ -163,7 +163,7 @@ func (b *Reader) Reset(r io.Reader) {
 	if b == r {
 		return
 	}
-	b.resetAhead(r)
+	b.resetAhead()
 	s := setup{policy: b.s.policy, size: b.s.size, vbuf: b.s.vbuf, vmode: b.s.vmode, vsize: b.s.vsize}
 	old := b.buf
 	*b = Reader{rd: r, lastByte: -1, lastRuneSize: -1, s: s}
