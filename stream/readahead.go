@@ -23,8 +23,8 @@ import (
 // one itself rather than wait.
 //
 // Read-ahead is only for descriptors where a read ahead cannot be seen
-// (positionalFile): a regular file with data that is not made at each read,
-// or a block device. A pipe, a socket, a terminal or a character device
+// (positionalFile): a regular file with data that is not made at each
+// read, or a block device. A pipe, a socket, a terminal or a character device
 // gives each read(2) the next bytes: a read ahead would take input the
 // caller never asked for (a Reader dropped after one line would take the
 // next line from whoever reads the pipe next), and would carry a
@@ -55,10 +55,10 @@ type readahead struct {
 	calls *counters // the Reader's, for the reads of a run (tell)
 }
 
-// pending is the part of a chunk read ahead that is not yet in the
-// Reader's buffer: slot.buf[lo:hi], then the error of its read. A slot
-// with no bytes left is released at once, unless an error is left to
-// deliver.
+// pending is the chunk read ahead that the Reader is moving into its
+// buffer: slot.buf[lo:hi] is what the buffer has not taken yet, and err
+// comes after it. The Reader holds the slot (rule 4 of aheadRun) until
+// the buffer has taken the last byte.
 type pending struct {
 	slot *aheadSlot // nil: nothing pending
 	lo   int
@@ -83,8 +83,8 @@ const maxAheadHeadroom = 4096
 // aheadHeadroom is the head room of a buffer of the given size.
 func aheadHeadroom(size int) int { return min(size/8, maxAheadHeadroom) }
 
-// positionalFile reports whether f is a file to read ahead: where a read at an
-// offset has no effect and returns what a read(2) there would. That is a
+// positionalFile reports whether f is a file to read ahead: where a read
+// at an offset has no effect and returns what a read(2) there would. That is a
 // regular file that is not empty and not on a file system that makes its
 // files' contents at each read (generatedFS: proc, sysfs, FUSE, ...), or
 // a seekable descriptor of another kind that is neither a pipe, a socket,
@@ -119,12 +119,6 @@ func positionalFile(f raFile) (pos int64, ok bool) {
 		return pos, err == nil || err == io.EOF
 	}
 	return 0, false
-}
-
-// busy reports whether a run is on, or bytes or an error read ahead are
-// not yet in the Reader's buffer. A nil readahead is never busy.
-func (ra *readahead) busy() bool {
-	return ra != nil && (ra.run != nil || ra.pend.slot != nil || ra.pend.err != nil)
 }
 
 // newRun starts a run at the file's offset, which the owner may have
@@ -280,35 +274,43 @@ func (b *Reader) fillAhead() bool {
 		} else if !ok {
 			continue // the offset moved: a new run from there
 		}
-		if swap {
-			// The tail goes in front of the chunk; the buffers swap.
-			s := p.slot
-			copy(s.buf[p.lo-tail:p.lo], b.buf[b.r:b.w])
-			b.buf, s.buf = s.buf, b.buf
-			b.r, b.w = p.lo-tail, p.hi
-			p.lo = p.hi
-			// What was before the tail is not in front of it any more.
-			// bufio's fill leaves the tail at 0, where UnreadRune fails,
-			// and so does UnreadByte unless nothing is buffered: so here.
-			b.lastRuneSize = -1
-			if b.w > b.r {
-				b.lastByte = -1
-			}
-		} else {
-			if b.r > 0 {
-				b.w = copy(b.buf, b.buf[b.r:b.w])
-				b.r = 0
-			}
-			copy(b.buf[b.w:], p.slot.buf[p.lo:p.lo+n])
-			b.w += n
-			p.lo += n
-		}
+		b.moveAhead(n, swap)
 		if p.lo < p.hi {
 			return true // the rest at the next fill, and the error after it
 		}
 		ra.release()
 		b.err, p.err = p.err, nil
 		return true
+	}
+}
+
+// moveAhead moves the next n pending bytes into the buffer, after its
+// unread tail: by swapping buffers with the slot (swap: the n are the
+// whole chunk, and the tail fits in the head room in front of it), or by
+// a copy.
+func (b *Reader) moveAhead(n int, swap bool) {
+	p, tail := &b.ra.pend, b.w-b.r
+	if !swap {
+		if b.r > 0 {
+			b.w = copy(b.buf, b.buf[b.r:b.w])
+			b.r = 0
+		}
+		copy(b.buf[b.w:], p.slot.buf[p.lo:p.lo+n])
+		b.w += n
+		p.lo += n
+		return
+	}
+	s := p.slot
+	copy(s.buf[p.lo-tail:p.lo], b.buf[b.r:b.w])
+	b.buf, s.buf = s.buf, b.buf
+	b.r, b.w = p.lo-tail, p.hi
+	p.lo = p.hi
+	// What was before the tail is not in front of it any more. bufio's
+	// fill leaves the tail at 0, where UnreadRune fails, and so does
+	// UnreadByte unless nothing is buffered: so here.
+	b.lastRuneSize = -1
+	if b.w > b.r {
+		b.lastByte = -1
 	}
 }
 

@@ -436,7 +436,7 @@ func TestReadaheadSync(t *testing.T) {
 				}
 				got = append(got, line...)
 			}
-			if !r.ra.busy() {
+			if r.ra == nil || r.ra.run == nil {
 				t.Fatal("nothing read ahead: the test proves nothing")
 			}
 			if err := r.Sync(); err != nil {
