@@ -346,6 +346,7 @@ func handChannel(n int, work time.Duration) (time.Duration, error) {
 			done.Add(1)
 		}
 	}()
+	c <- struct{}{} // it runs, and parks again while the caller works
 	t0, err := cpuTime()
 	if err != nil {
 		return 0, err
@@ -354,7 +355,7 @@ func handChannel(n int, work time.Duration) (time.Duration, error) {
 		busy(work)
 		c <- struct{}{}
 	}
-	for done.Load() < int64(n) {
+	for done.Load() < int64(n)+1 {
 		runtime.Gosched()
 	}
 	t1, err := cpuTime()
@@ -366,7 +367,9 @@ func handChannel(n int, work time.Duration) (time.Duration, error) {
 // watches, yielding between looks.
 func handSpin(n int, work time.Duration) (time.Duration, error) {
 	var posted, done atomic.Int64
+	started := make(chan struct{})
 	go func() {
+		close(started)
 		for i := int64(1); i <= int64(n); i++ {
 			for posted.Load() < i {
 				runtime.Gosched()
@@ -374,6 +377,7 @@ func handSpin(n int, work time.Duration) (time.Duration, error) {
 			done.Add(1)
 		}
 	}()
+	<-started // it runs, on the other CPU while the caller works
 	t0, err := cpuTime()
 	if err != nil {
 		return 0, err
