@@ -92,14 +92,16 @@ const aheadChunks = 4
 // aheadKickFree is how many chunks must be claimable before the Reader
 // starts a goroutine (rule 8): each start wakes a thread, so the
 // goroutine reads this many back to back for one wakeup, while the chunks
-// still in the ring keep the Reader busy. bench/readahead.sh's runs of
-// each value are in bench/results/2026-12-01-readahead/.
+// still in the ring keep the Reader busy. 1 and 4, and a goroutine that
+// parks on a full ring instead of ending, measured no better: see
+// bench/results/2026-12-01-readahead/variants/variants.md.
 const aheadKickFree = 2
 
 // aheadWaitSpins is how many times the Reader yields, waiting for a read
 // under way, before it sleeps until a read is done: a yield with nothing
 // else to run costs well under a microsecond, a sleeping thread's wakeup
 // several, and a read of 128 KiB from the page cache about 19 µs here.
+// 0 and 20 measured the same (variants.md, as for aheadKickFree).
 const aheadWaitSpins = 200
 
 // runStopped is where next is set to stop a run: past any chunk a window
