@@ -252,7 +252,7 @@ func TestReadaheadProcMaps(t *testing.T) {
 		}
 	}()
 	defer func() { close(stop); <-stopped }()
-	const reads = 2000
+	const reads = 1000
 	var shown []string
 	bad, lines, ahead := 0, 0, 0
 	for range reads {
