@@ -38,8 +38,8 @@ import (
 //  8. At most one goroutine reads ahead for a run: running is set by
 //     whoever starts it (kick) and cleared by the goroutine as it ends.
 //     The goroutine never waits: it ends as soon as a claim fails, and
-//     the Reader starts another (kick) once aheadKickFree chunks can be
-//     claimed again.
+//     the Reader starts another as it releases a slot (kick), if
+//     aheadKickFree chunks can be claimed.
 //  9. The Reader sets waiting before its last look at the slot it waits
 //     for, then sleeps on wake; a read that marks a slot full and finds
 //     waiting set clears it and sends the one token.

@@ -161,9 +161,6 @@ func (ra *readahead) take() {
 		// finds the end.
 		ra.pend.err = nil
 	}
-	if !ra.pend.last {
-		run.kick()
-	}
 }
 
 // release gives the pending chunk's slot back to the run, and ends the
