@@ -84,12 +84,12 @@ const maxAheadHeadroom = 4096
 func aheadHeadroom(size int) int { return min(size/8, maxAheadHeadroom) }
 
 // positionalFile reports whether f is a file to read ahead: where a read
-// at an offset has no effect and returns what a read(2) there would. That is a
-// regular file that is not empty and not on a file system that makes its
-// files' contents at each read (generatedFS: proc, sysfs, FUSE, ...), or
-// a seekable descriptor of another kind that is neither a pipe, a socket,
-// a directory nor a character device (a block device) on which a probe
-// pread at the offset succeeds. pos is the file's offset.
+// at an offset has no effect and returns what a read(2) there would.
+// That is a regular file that is not empty and not on a file system that
+// makes its files' contents at each read (generatedFS: proc, sysfs, FUSE,
+// ...), or a seekable descriptor of another kind that is neither a pipe,
+// a socket, a directory nor a character device (a block device) on which
+// a probe pread at the offset succeeds. pos is the file's offset.
 func positionalFile(f raFile) (pos int64, ok bool) {
 	pos, err := f.Seek(0, io.SeekCurrent)
 	if err != nil {
