@@ -24,12 +24,6 @@ func (b *Reader) WriteTo(w io.Writer) (n int64, err error) {
 			return n, err
 		}
 	}
-	if b.ra.pastOffset() {
-		m, err, done := b.writeAhead(w)
-		if n += m; done {
-			return n, err
-		}
-	}
 
 	if m, handled, err := b.kernelCopyTo(w, -1); handled {
 		return n + m, err
@@ -90,7 +84,7 @@ func (b *Reader) writeBuf(w io.Writer, k int) (int, error) {
 // first and its underlying writer is the destination. handled is false
 // when nothing moved and the caller must copy.
 func (b *Reader) kernelCopyTo(w io.Writer, limit int64) (n int64, handled bool, err error) {
-	if b.r < b.w || b.ra.pastOffset() {
+	if b.r < b.w {
 		return 0, false, nil
 	}
 	dst := w

@@ -38,6 +38,26 @@ func copyWith(src io.Reader, size int, w *faultWriter, copy func(*Reader, io.Wri
 	return res
 }
 
+// writeAll writes p to w until all is written or a write fails: a short
+// write without an error breaks io.Writer's rule, and bufio's WriteTo
+// writes the rest, so here too; a write of nothing is io.ErrShortWrite.
+func writeAll(w io.Writer, p []byte) (n int, err error) {
+	for n < len(p) {
+		m, werr := w.Write(p[n:])
+		if m < 0 {
+			panic(errNegativeWrite)
+		}
+		n += m
+		if werr != nil {
+			return n, werr
+		}
+		if m == 0 {
+			return n, io.ErrShortWrite
+		}
+	}
+	return n, nil
+}
+
 // naiveCopyRecords copies n records one by one with bufio's ReadBytes: a
 // record ends at delim or, for the last, at the end of the input; a
 // record cut by a read error or a failed write is not counted.

@@ -24,9 +24,11 @@
 //	bufsiz      min(st_blksize, 8192)                                  glibc since 2.25
 //	coreutils   smallest multiple of st_blksize >= 256 KiB             coreutils io_blksize()
 //	bufio       4096, never line buffered                              Go's bufio
-//	readahead   blksize's; a Reader over a file reads up to four       stream's own
-//	            buffers ahead while the caller works on this one
-//	            (from 32 KiB, and GOMAXPROCS > 1)
+//	readahead   blksize's; a Reader over a regular file or a block     stream's own
+//	            device reads up to four buffers ahead, at their
+//	            offsets, while the caller works on this one (from
+//	            32 KiB, and GOMAXPROCS > 1; never pipes, terminals,
+//	            sockets, /proc, /sys)
 //	readahead:N N bytes, read ahead                                    stream's own
 //	cpython     max(min(st_blksize, 8 MiB), 128 KiB)                   CPython 3.14 open()
 //	rust        8192, no terminal rule                                 Rust's BufReader, BufWriter

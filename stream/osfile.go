@@ -54,11 +54,10 @@ func osFile(w io.Writer) (io.Writer, bool) {
 // the twin of this file writes that buffer out.)
 func kernelFlush(w io.Writer) error { return nil }
 
-// raFile is what read-ahead reads from: an *os.File, whose reads hold
-// its internal reference so that its owner's Close never closes the
-// descriptor under a read in flight (readahead.go).
+// raFile is what read-ahead reads from, at offsets: an *os.File, whose
+// reads hold its internal reference so that its owner's Close never
+// closes the descriptor under a read in flight (readahead.go).
 type raFile interface {
-	io.Reader
 	io.ReaderAt
 	io.Seeker
 }

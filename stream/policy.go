@@ -93,19 +93,22 @@ const (
 	// special case for standard error.
 	PolicyBufio Policy = -4
 	// PolicyReadahead is PolicyBlksize's sizes and modes, and a fully
-	// buffered Reader over an *os.File reads ahead: up to four buffers of
-	// the same size are read, by a goroutine and, over a regular file,
-	// by the Reader itself while the one it needs is under way, while the
-	// caller works on the buffer it has (readahead.go); over a regular
-	// file the reads are positional, and the file's offset stays where a
-	// plain Reader's would be, so Sync, Reset and the owner's Seek behave
-	// as without it. Line-buffered and unbuffered Readers (terminals,
-	// stdbuf -i0, Setvbuf) never read ahead, nor do buffers under 32 KiB
-	// (st_blksize 4096 on ext4 or a pipe, NewReaderSize's small sizes),
-	// where it does not pay, nor any Reader when GOMAXPROCS is 1; a Writer
-	// under it is a PolicyBlksize Writer. ReadaheadSize(n)
-	// ("readahead:64K") reads ahead with buffers of n bytes, whatever n
-	// is.
+	// buffered Reader over an *os.File that is a regular file or a block
+	// device reads ahead: up to four buffers of the same size are read at
+	// their offsets (pread), by a goroutine and by the Reader itself while
+	// the one it needs is under way, while the caller works on the buffer
+	// it has (readahead.go). The file's offset stays where a plain
+	// Reader's would be, so Sync, Reset and the owner's Seek behave as
+	// without it; bytes rewritten in place after they were read ahead
+	// come back as they were for up to four buffers past the current one
+	// (bufio's window is its one buffer). Pipes, sockets, terminals and
+	// character devices, empty files and files of proc, sysfs, debugfs or
+	// FUSE are read as without it, and so are line-buffered and unbuffered
+	// Readers (terminals, stdbuf -i0, Setvbuf), buffers under 32 KiB
+	// (st_blksize 4096 on ext4, NewReaderSize's small sizes), where it
+	// does not pay, and every Reader when GOMAXPROCS is 1; a Writer under
+	// it is a PolicyBlksize Writer. ReadaheadSize(n) ("readahead:64K")
+	// reads ahead with buffers of n bytes, whatever n is.
 	PolicyReadahead Policy = -5
 	// PolicyCpython is CPython 3.14's open(): max(min(st_blksize,
 	// 8 MiB), 128 KiB); 128 KiB if fstat fails or st_blksize <= 1.
@@ -118,6 +121,31 @@ const (
 	// Rust's is.
 	PolicyRust Policy = -7
 )
+
+// aheadSized is ReadaheadSize(1); ReadaheadSize(n) is aheadSized-n+1.
+// Policy is an int, 32 bits on some platforms, and sizes go up to 1 GiB:
+// the range lies far below the named policies, so that small negative
+// values stay invalid, and above math.MinInt32+2.
+const aheadSized Policy = -maxBufferSize + 2
+
+// ReadaheadSize returns the policy of read-ahead (PolicyReadahead) with
+// buffers of size bytes, what ParsePolicy reads as "readahead:SIZE". A
+// size outside 1 to 1 GiB gives an invalid Policy, which SetPolicy and
+// NewReaderPolicy refuse.
+func ReadaheadSize(size int) Policy {
+	if size <= 0 || size > maxBufferSize {
+		return aheadSized - maxBufferSize - 1
+	}
+	return aheadSized - Policy(size) + 1
+}
+
+// aheadSize returns the size of a ReadaheadSize policy, or false.
+func (p Policy) aheadSize() (int, bool) {
+	if p <= aheadSized && p > aheadSized-maxBufferSize {
+		return int(aheadSized - p + 1), true
+	}
+	return 0, false
+}
 
 // policyEnv is the environment variable that sets the process default
 // policy: blksize, bufsiz, coreutils, bufio, readahead, cpython, rust,

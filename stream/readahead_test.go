@@ -20,9 +20,11 @@ import (
 )
 
 // Read-ahead is checked as the plain Reader is: the bufio-equivalence
-// programs run over a real file and a real pipe with read-ahead on, and
-// the contracts it could break (order, errors after bytes, Sync, Setvbuf,
-// SetPolicy, Reset, the owner's Close, leaks) have tests of their own.
+// programs run over a real file with read-ahead on (and over a real pipe,
+// which it reads as bufio), and the contracts it could break (order,
+// errors after bytes, Sync, Setvbuf, SetPolicy, Reset, the owner's Close,
+// leaks) have tests of their own; readahead_seen_test.go has the cases
+// where reading ahead could be seen.
 
 // streamAheadAPI is stream with read-ahead on every Reader it makes, at
 // bufio's sizes so that the buffer boundaries (ErrBufferFull, Size) are
@@ -329,10 +331,9 @@ func TestReadaheadPolicy(t *testing.T) {
 }
 
 // TestReadaheadReadsAhead checks that reads are made ahead while the
-// caller works on the buffer, as far as the ring goes, and that over a
-// regular file they leave the offset where a plain Reader's would be:
-// after the buffer's bytes. Over a pipe the bytes read ahead are taken
-// from it.
+// caller works on the buffer, as far as the ring goes, and that they
+// leave the offset where a plain Reader's would be: after the buffer's
+// bytes.
 func TestReadaheadReadsAhead(t *testing.T) {
 	aheadCPUs(t)
 	const size = 4096
@@ -345,38 +346,20 @@ func TestReadaheadReadsAhead(t *testing.T) {
 	}
 	aheadIdle(t, r)
 	if got, want := offset(t, f), int64(chunk); got != want {
-		t.Errorf("file: offset after one byte = %d, want %d, the first read's", got, want)
+		t.Errorf("offset after one byte = %d, want %d, the first read's", got, want)
 	}
 	i := r.Info()
 	// The buffer holds chunk 0, the ring the next aheadChunks.
 	if i.Reads != aheadChunks+1 || i.Ahead != aheadChunks {
-		t.Errorf("file: Info() = %v; want %d reads, all but the first ahead", i, aheadChunks+1)
+		t.Errorf("Info() = %v; want %d reads, all but the first ahead", i, aheadChunks+1)
 	}
 	run := r.ra.run
 	for c := 1; c <= aheadChunks; c++ {
 		s := &run.slots[c%aheadChunks]
 		got := s.buf[run.room : run.room+s.n]
 		if want := data[c*chunk : (c+1)*chunk]; !s.full.Load() || !bytes.Equal(got, want) {
-			t.Errorf("file: chunk %d holds %q..., want %q...", c, got[:min(20, len(got))], want[:20])
+			t.Errorf("chunk %d holds %q..., want %q...", c, got[:min(20, len(got))], want[:20])
 		}
-	}
-
-	pr, pw := aheadPipe(t)
-	go func() {
-		pw.Write(data)
-		pw.Close()
-	}()
-	r = aheadReader(t, pr, size)
-	if _, err := r.ReadByte(); err != nil {
-		t.Fatal(err)
-	}
-	aheadIdle(t, r)
-	if i := r.Info(); i.Reads != aheadChunks+1 || i.Ahead != aheadChunks || r.ra.positional {
-		t.Errorf("pipe: Info() = %v; want %d reads, all but the first ahead, sequential", i, aheadChunks+1)
-	}
-	got, err := io.ReadAll(r)
-	if err != nil || !bytes.Equal(got, data[1:]) {
-		t.Errorf("pipe: ReadAll: %d bytes, %v; want the %d after the first", len(got), err, len(data)-1)
 	}
 }
 
@@ -453,7 +436,7 @@ func TestReadaheadSync(t *testing.T) {
 				}
 				got = append(got, line...)
 			}
-			if !r.ra.busy() {
+			if r.ra == nil || r.ra.run == nil {
 				t.Fatal("nothing read ahead: the test proves nothing")
 			}
 			if err := r.Sync(); err != nil {
@@ -467,37 +450,6 @@ func TestReadaheadSync(t *testing.T) {
 				t.Errorf("read %d bytes, %v; want the file once", len(got)+len(rest), err)
 			}
 		})
-	}
-}
-
-// TestReadaheadSyncPipe checks that Sync on a pipe keeps everything read
-// ahead and does not wait for a read in flight (glibc's fflush leaves a
-// pipe alone): the writer has not closed yet when Sync returns.
-func TestReadaheadSyncPipe(t *testing.T) {
-	aheadCPUs(t)
-	pr, pw := aheadPipe(t)
-	r := aheadReader(t, pr, 64)
-	if _, err := pw.WriteString("one\ntwo\n"); err != nil {
-		t.Fatal(err)
-	}
-	if line, err := r.ReadString('\n'); line != "one\n" || err != nil {
-		t.Fatalf("ReadString = %q, %v", line, err)
-	}
-	synced := make(chan error, 1)
-	go func() { synced <- r.Sync() }() // a read is in flight on the empty pipe
-	select {
-	case err := <-synced:
-		if err != nil {
-			t.Fatal(err)
-		}
-	case <-time.After(30 * time.Second):
-		t.Fatal("Sync waited 30 s for a read on the empty pipe")
-	}
-	pw.WriteString("three\n")
-	pw.Close()
-	rest, err := io.ReadAll(r)
-	if string(rest) != "two\nthree\n" || err != nil {
-		t.Errorf("after Sync: %q, %v", rest, err)
 	}
 }
 
@@ -568,10 +520,9 @@ func TestReadaheadChanges(t *testing.T) {
 	}
 }
 
-// TestReadaheadReset checks that Reset over the same file waits for the
-// read in flight, so that the Reset Reader starts where the file's offset
-// is and no read of the old one takes its bytes; and that Reset to
-// another file reads that file.
+// TestReadaheadReset checks that Reset over the same file starts where
+// the file's offset is, which reading ahead left where a plain Reader
+// leaves it, and that Reset to another file reads that file.
 func TestReadaheadReset(t *testing.T) {
 	aheadCPUs(t)
 	data := numberedLines(5000)
@@ -591,7 +542,7 @@ func TestReadaheadReset(t *testing.T) {
 	if want := int64(consumed + r.Buffered()); before != want {
 		t.Errorf("offset before Reset = %d, want %d (%d returned + %d buffered)", before, want, consumed, r.Buffered())
 	}
-	r.Reset(f) // positional reads ahead: nothing to wait for, the offset stays
+	r.Reset(f) // nothing to wait for: the offset stays
 	off := offset(t, f)
 	if off != before {
 		t.Errorf("offset after Reset = %d, want %d, where it was", off, before)
@@ -656,48 +607,6 @@ func TestReadaheadWriteTo(t *testing.T) {
 				t.Errorf("copied %d bytes after the first line, want %d", len(got), len(data)-len(head))
 			}
 		})
-	}
-}
-
-// TestReadaheadErrorsInOrder checks that an error comes after the bytes
-// read before it: a pipe's end after everything written, and a read of a
-// directory at once.
-func TestReadaheadErrorsInOrder(t *testing.T) {
-	aheadCPUs(t)
-	data := numberedLines(3000)
-	pr, pw := aheadPipe(t)
-	go func() {
-		for rest := data; len(rest) > 0; rest = rest[min(len(rest), 777):] {
-			pw.Write(rest[:min(len(rest), 777)])
-		}
-		pw.Close()
-	}()
-	r := aheadReader(t, pr, 300)
-	var got []byte
-	var lastErr error
-	for {
-		line, err := r.ReadSlice('\n')
-		got = append(got, line...)
-		if err != nil && err != ErrBufferFull {
-			lastErr = err
-			break
-		}
-	}
-	if lastErr != io.EOF || !bytes.Equal(got, data) {
-		t.Errorf("pipe: %d bytes then %v; want %d then EOF", len(got), lastErr, len(data))
-	}
-	if i := r.Info(); i.Overlapped+i.Waited == 0 {
-		t.Error("pipe: read-ahead not engaged")
-	}
-
-	dir, err := os.Open(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer dir.Close()
-	r = aheadReader(t, dir, 300)
-	if _, err := r.ReadByte(); err == nil || err == io.EOF {
-		t.Errorf("directory: ReadByte error %v, want EISDIR", err)
 	}
 }
 
@@ -788,9 +697,8 @@ func aheadGoroutines() (int, string) {
 	return strings.Count(stacks, "created by "+aheadCreator), stacks
 }
 
-// TestReadaheadNoLeak drops Readers mid-file, with a read in flight, over
-// files and over pipes that are then closed, and checks that every
-// goroutine they started ends.
+// TestReadaheadNoLeak drops Readers mid-file, with reads in flight, and
+// closes their files, and checks that every goroutine they started ends.
 func TestReadaheadNoLeak(t *testing.T) {
 	aheadCPUs(t)
 	data := numberedLines(20000)
@@ -808,24 +716,6 @@ func TestReadaheadNoLeak(t *testing.T) {
 			r.ReadSlice('\n')
 		}
 		f.Close()
-	}
-	var writers []*os.File
-	for range 50 {
-		pr, pw, err := os.Pipe()
-		if err != nil {
-			t.Fatal(err)
-		}
-		pw.WriteString("a line\n")
-		r := aheadReader(t, pr, 4096)
-		r.ReadSlice('\n') // leaves a read in flight on the empty pipe
-		writers = append(writers, pw)
-		defer pr.Close()
-	}
-	if n, stacks := aheadGoroutines(); n < 50 {
-		t.Errorf("%d read-ahead goroutines with 50 reads in flight on pipes\n%s", n, stacks)
-	}
-	for _, pw := range writers {
-		pw.Close() // the reads in flight see the end
 	}
 	// Goroutines end asynchronously: wait for them, as goleak does,
 	// failing only if some are still there after a long while.
@@ -907,49 +797,6 @@ func BenchmarkReadaheadScannerLines(b *testing.B) {
 	}
 }
 
-// TestReadaheadTransientError checks a transient error on a real
-// descriptor: a read deadline on a pipe. The bytes written before it come
-// first, all of them, then os.ErrDeadlineExceeded; then, the deadline
-// lifted, the bytes written after it and the end, as bufio gives them.
-func TestReadaheadTransientError(t *testing.T) {
-	aheadCPUs(t)
-	pr, pw := aheadPipe(t)
-	first, second := numberedLines(100), numberedLines(300)
-	if _, err := pw.Write(first); err != nil { // fits in the pipe
-		t.Fatal(err)
-	}
-	r := aheadReader(t, pr, 256)
-	if err := pr.SetReadDeadline(time.Now().Add(50 * time.Millisecond)); err != nil {
-		t.Skipf("no deadlines on pipes here: %v", err)
-	}
-	var got []byte
-	var stop error
-	for stop == nil {
-		line, err := r.ReadSlice('\n')
-		got = append(got, line...)
-		if err != nil && err != ErrBufferFull {
-			stop = err
-		}
-	}
-	// A deadline on a pipe that gets no more bytes always passes; the
-	// bytes already written come before it (on a machine so loaded that
-	// it passes before they are all read, fewer of them, never others).
-	if !errors.Is(stop, os.ErrDeadlineExceeded) || !bytes.HasPrefix(first, got) {
-		t.Fatalf("got %d bytes then %v; want a prefix of the %d written, then os.ErrDeadlineExceeded", len(got), stop, len(first))
-	}
-	if err := pr.SetReadDeadline(time.Time{}); err != nil {
-		t.Fatal(err)
-	}
-	go func() {
-		pw.Write(second)
-		pw.Close()
-	}()
-	rest, err := io.ReadAll(r)
-	if err != nil || !bytes.Equal(append(got, rest...), append(first, second...)) {
-		t.Errorf("after the deadline: %d bytes, %v; want the rest of both writes", len(rest), err)
-	}
-}
-
 func TestReadaheadSize(t *testing.T) {
 	aheadCPUs(t)
 	tests := []struct {
@@ -979,7 +826,7 @@ func TestReadaheadSize(t *testing.T) {
 			}
 			continue
 		}
-		if n, ok := p.aheadSize(); n != tt.size || !ok || !p.valid() || !p.readsAhead() {
+		if n, ok := p.aheadSize(); n != tt.size || !ok || !p.valid() {
 			t.Errorf("%q: size %d, %v, valid %v", tt.in, n, ok, p.valid())
 		}
 		if back, err := ParsePolicy(p.String()); back != p || err != nil {
@@ -1051,7 +898,7 @@ func TestReadaheadSeek(t *testing.T) {
 // test, as by a goroutine that has not finished its read) it reads the
 // later chunks of the window itself, then sleeps until the read it needs
 // is done, and is woken by it. Claims go in order, never past the window,
-// and none after the run stops.
+// and none after the run stops (rules 2, 3, 7 and 9 of aheadRun).
 func TestReadaheadShare(t *testing.T) {
 	aheadCPUs(t)
 	data := numberedLines(3000)
@@ -1060,21 +907,25 @@ func TestReadaheadShare(t *testing.T) {
 	if _, err := r.Peek(0); err != nil { // decide and allocate, read nothing
 		t.Fatal(err)
 	}
-	run := r.ra.newRun(len(r.buf))
-	if c, ok, final := run.claim(0, false); c != 0 || !ok || final {
-		t.Fatalf("first claim = %d, %v, %v; want chunk 0", c, ok, final)
+	r.ra.newRun(len(r.buf))
+	run := r.ra.run
+	if c, ok := run.claim(); c != 0 || !ok {
+		t.Fatalf("first claim = %d, %v; want chunk 0", c, ok)
 	}
 	got := make(chan *aheadSlot)
-	go func() { got <- r.awaitChunk(run) }()
+	go func() {
+		r.ra.take()
+		got <- r.ra.pend.slot
+	}()
 	deadline := time.Now().Add(30 * time.Second)
-	for run.slots[aheadChunks-1].full.Load() == false || !run.waiting.Load() {
+	for !run.slots[aheadChunks-1].full.Load() || !run.waiting.Load() {
 		if time.Now().After(deadline) {
 			t.Fatalf("after 30 s: next %d, waiting %v; want the window read and the Reader asleep", run.next.Load(), run.waiting.Load())
 		}
 		time.Sleep(100 * time.Microsecond)
 	}
-	if c, ok, final := run.claim(-1, false); ok || final {
-		t.Errorf("claim with a full window = %d, %v, %v; want none, not final", c, ok, final)
+	if c, ok := run.claim(); ok {
+		t.Errorf("claim with a full window = %d; want none", c)
 	}
 	run.read(0) // the read under way ends and wakes the Reader
 	var s *aheadSlot
@@ -1085,7 +936,7 @@ func TestReadaheadShare(t *testing.T) {
 	}
 	chunk := len(r.buf) - run.room
 	if s != &run.slots[0] || !bytes.Equal(s.buf[run.room:run.room+s.n], data[:chunk]) {
-		t.Errorf("awaitChunk returned another chunk than 0")
+		t.Errorf("take returned another chunk than 0")
 	}
 	for c := 1; c < aheadChunks; c++ {
 		s := &run.slots[c]
@@ -1101,185 +952,95 @@ func TestReadaheadShare(t *testing.T) {
 	if claimed := run.stop(); claimed != aheadChunks {
 		t.Errorf("stop() = %d chunks claimed, want %d", claimed, aheadChunks)
 	}
-	run.cons.Add(1) // the window moves, but the run is stopped
-	if c, ok, final := run.claim(-1, false); ok || !final {
-		t.Errorf("claim after stop = %d, %v, %v; want none, final", c, ok, final)
+	run.release() // the window moves, but the run is stopped
+	if c, ok := run.claim(); ok {
+		t.Errorf("claim after stop = %d; want none", c)
+	}
+	if run.running.Load() {
+		t.Error("a goroutine started after stop")
 	}
 }
 
-// TestReadaheadSequentialClaims checks that over a pipe reads are claimed
-// one at a time: none while one is under way.
-func TestReadaheadSequentialClaims(t *testing.T) {
-	pr, _ := aheadPipe(t)
-	ra := newReadahead(pr)
-	if ra.positional {
-		t.Fatal("a pipe read positionally")
-	}
-	run := ra.newRun(1024)
-	if c, ok, _ := run.claim(0, true); c != 0 || !ok {
-		t.Fatalf("first claim = %d, %v", c, ok)
-	}
-	if c, ok, final := run.claim(-1, false); ok || final {
-		t.Errorf("claim while a read is under way = %d, %v, %v; want none, not final", c, ok, final)
-	}
-	run.reading.Store(false) // as read does when the read returns
-	if c, ok, final := run.claim(0, true); ok || final {
-		t.Errorf("claim of only chunk 0, done = %d, %v, %v; want none: chunk 1 could block", c, ok, final)
-	}
-	if c, ok, _ := run.claim(-1, false); c != 1 || !ok {
-		t.Errorf("claim after the read = %d, %v; want chunk 1", c, ok)
-	}
-}
-
-// TestReadaheadPingPong is a protocol over a pipe: the peer writes the
-// next line only after it has the reply to the last. The Reader must
-// never start a read that blocks while the line it needs is in: it would
-// wait for the peer, which waits for it.
-func TestReadaheadPingPong(t *testing.T) {
+// TestReadaheadKick checks when the Reader starts the goroutine (rule 8
+// of aheadRun): only when none runs and at least aheadKickFree chunks can
+// be claimed, so that one wakeup reads several chunks; it reads them all
+// and ends.
+func TestReadaheadKick(t *testing.T) {
 	aheadCPUs(t)
-	requests, reqw := aheadPipe(t)
-	replies, repw := aheadPipe(t)
-	const exchanges = 20000
-	go func() {
-		reply := NewReader(replies)
-		for i := range exchanges {
-			fmt.Fprintf(reqw, "request %d\n", i)
-			if _, err := reply.ReadString('\n'); err != nil {
-				return
-			}
-		}
-		reqw.Close()
-	}()
-	r := aheadReader(t, requests, 64<<10)
-	done := make(chan error, 1)
-	go func() {
-		for i := 0; ; i++ {
-			line, err := r.ReadString('\n')
-			if err == io.EOF && i == exchanges {
-				done <- nil
-				return
-			}
-			if want := fmt.Sprintf("request %d\n", i); err != nil || line != want {
-				done <- fmt.Errorf("exchange %d: %q, %v; want %q", i, line, err, want)
-				return
-			}
-			repw.WriteString("ok\n")
-		}
-	}()
-	select {
-	case err := <-done:
-		if err != nil {
-			t.Fatal(err)
-		}
-	case <-time.After(60 * time.Second):
-		t.Fatalf("stuck after 60 s: %v", r.Info())
-	}
-}
-
-// TestReadaheadWakeOnEnd checks that a Reader asleep waiting for a chunk
-// nobody has claimed (a goroutine held the pipe's read turn as it ended)
-// is woken when the goroutine ends, claims the chunk and reads it.
-func TestReadaheadWakeOnEnd(t *testing.T) {
-	aheadCPUs(t)
-	pr, pw := aheadPipe(t)
-	if _, err := pw.WriteString("a line\n"); err != nil {
-		t.Fatal(err)
-	}
-	r := aheadReader(t, pr, 1024)
+	data := numberedLines(3000)
+	r := aheadReader(t, aheadFile(t, data), 1024)
 	if _, err := r.Peek(0); err != nil {
 		t.Fatal(err)
 	}
-	run := r.ra.newRun(len(r.buf))
-	run.reading.Store(true) // a goroutine's claim, failing
-	got := make(chan *aheadSlot)
-	go func() { got <- r.awaitChunk(run) }()
-	deadline := time.Now().Add(30 * time.Second)
-	for !run.waiting.Load() {
-		if time.Now().After(deadline) {
-			t.Fatal("the Reader did not go to sleep in 30 s")
+	r.ra.newRun(len(r.buf))
+	run := r.ra.run
+	// The window [cons, cons+N) full but for aheadKickFree-1 chunks.
+	for range aheadChunks - aheadKickFree + 1 {
+		c, ok := run.claim()
+		if !ok {
+			t.Fatal("claim failed in an empty window")
 		}
-		time.Sleep(100 * time.Microsecond)
+		run.read(c)
 	}
-	run.reading.Store(false) // the claim fails; the goroutine ends
-	run.wakeReader()         // as ahead does as it ends (TestReadaheadEndWakes)
-	select {
-	case s := <-got:
-		if p := s.buf[run.room : run.room+s.n]; string(p) != "a line\n" {
-			t.Errorf("chunk 0 = %q, want the line", p)
-		}
-	case <-time.After(30 * time.Second):
-		t.Fatal("the Reader was not woken in 30 s")
+	run.kick()
+	if run.running.Load() {
+		t.Fatalf("goroutine started with %d chunks claimable, want at least %d", run.claimable(), aheadKickFree)
+	}
+	run.release() // chunk 0: now aheadKickFree can be claimed
+	if run.kick(); !run.running.Load() && run.next.Load() != aheadChunks+1 {
+		t.Fatalf("no goroutine started with %d chunks claimable", run.claimable())
+	}
+	aheadIdle(t, r)
+	if next := run.next.Load(); next != aheadChunks+1 {
+		t.Errorf("the goroutine ended with chunk %d next, want %d: the window full", next, aheadChunks+1)
 	}
 }
 
-// TestReadaheadEndWakes checks that the goroutine wakes a sleeping
-// Reader as it ends without a read: its last claim may be what kept the
-// Reader from claiming (TestReadaheadWakeOnEnd).
-func TestReadaheadEndWakes(t *testing.T) {
-	pr, _ := aheadPipe(t)
-	ra := newReadahead(pr)
-	run := ra.newRun(1024)
-	run.reading.Store(true) // every claim fails, not finally: the goroutine spins, then ends
-	run.waiting.Store(true) // a Reader asleep
-	run.running.Store(true)
-	run.ahead()
-	if run.running.Load() || run.waiting.Load() || len(run.wake) != 1 {
-		t.Errorf("after ahead ended: running %v, waiting %v, %d wake tokens; want false, false, 1",
-			run.running.Load(), run.waiting.Load(), len(run.wake))
-	}
-}
-
-// TestReadaheadWriteToStops checks that WriteTo over a pipe stops at the
-// first failed write, as bufio's does, even one that took all its bytes,
-// and at once: it does not wait for a read under way on the idle pipe.
-func TestReadaheadWriteToStops(t *testing.T) {
+// TestReadaheadWhere checks which descriptors are read ahead: only those
+// where a read at an offset has no effect and gives what read(2) would
+// (positionalFile). A block device is in TestReadaheadBlockDevice.
+func TestReadaheadWhere(t *testing.T) {
 	aheadCPUs(t)
-	const size = 4096
-	chunk := size - aheadHeadroom(size)
-	pr, pw := aheadPipe(t)
-	if _, err := pw.Write(numberedLines(3000)[:2*chunk]); err != nil { // two chunks; the pipe stays open
+	pr, _ := aheadPipe(t)
+	dir, err := os.Open(t.TempDir())
+	if err != nil {
 		t.Fatal(err)
 	}
-	r := aheadReader(t, pr, size)
-	if _, err := r.Peek(1); err != nil {
-		t.Fatal(err)
-	}
-	deadline := time.Now().Add(30 * time.Second)
-	for !r.ra.run.slots[1].full.Load() { // chunk 1 read ahead; the read of chunk 2 waits on the pipe
-		if time.Now().After(deadline) {
-			t.Fatal("chunk 1 not read ahead in 30 s")
+	defer dir.Close()
+	open := func(name string) *os.File {
+		f, err := os.Open(name)
+		if err != nil {
+			return nil
 		}
-		time.Sleep(100 * time.Microsecond)
+		t.Cleanup(func() { f.Close() })
+		return f
 	}
-	type result struct {
-		n     int64
-		calls int
-		err   error
+	tests := []struct {
+		name  string
+		f     *os.File
+		ahead bool
+	}{
+		{"regular file", aheadFile(t, numberedLines(100)), true},
+		{"empty regular file", aheadFile(t, nil), false},
+		{"pipe", pr, false},
+		{"directory", dir, false},
+		{"/dev/zero, a character device", open("/dev/zero"), false},
+		{"/proc/self/maps (size 0)", open("/proc/self/maps"), false},
+		{"/proc/self/stat (size 0)", open("/proc/self/stat"), false},
+		{"/sys/kernel/mm/transparent_hugepage/enabled (sysfs, size 4096)", open("/sys/kernel/mm/transparent_hugepage/enabled"), false},
+		{"/sys/devices/system/cpu/online (sysfs)", open("/sys/devices/system/cpu/online"), false},
 	}
-	done := make(chan result, 1)
-	go func() {
-		w := &failAfter{ok: 1}
-		n, err := r.WriteTo(w)
-		done <- result{n, w.calls, err}
-	}()
-	select {
-	case got := <-done:
-		if got.err == nil || got.calls != 2 || got.n != int64(2*chunk) {
-			t.Errorf("WriteTo = %d bytes, %d writes, %v; want %d bytes in 2 writes, the second failing", got.n, got.calls, got.err, 2*chunk)
+	for _, tt := range tests {
+		if tt.f == nil {
+			t.Logf("%s: not on this system", tt.name)
+			continue
 		}
-	case <-time.After(30 * time.Second):
-		t.Fatal("WriteTo still waiting after 30 s for a read on the idle pipe")
+		r := aheadReader(t, tt.f, 64<<10)
+		r.Size() // the decision, no read
+		if got := r.ra != nil; got != tt.ahead {
+			t.Errorf("%s: reads ahead %v, want %v", tt.name, got, tt.ahead)
+		}
 	}
-}
-
-// failAfter takes every write whole, and fails each after the first ok.
-type failAfter struct{ ok, calls int }
-
-func (w *failAfter) Write(p []byte) (int, error) {
-	if w.calls++; w.calls > w.ok {
-		return len(p), fmt.Errorf("write %d failed", w.calls)
-	}
-	return len(p), nil
 }
 
 // TestReadaheadInfoAfterDrop checks that the reads of a run dropped
@@ -1302,33 +1063,5 @@ func TestReadaheadInfoAfterDrop(t *testing.T) {
 	aheadIdle(t, r)
 	if i := r.Info(); i.Reads != 2*(aheadChunks+1) || i.Ahead != 2*aheadChunks {
 		t.Errorf("Info() = %v; want %d reads, %d ahead: two runs", i, 2*(aheadChunks+1), 2*aheadChunks)
-	}
-}
-
-// TestReadaheadSyncFails checks that when Sync cannot seek back (here the
-// owner closed a character device, which reads sequentially), nothing
-// read ahead is lost: it is read next, then the error.
-func TestReadaheadSyncFails(t *testing.T) {
-	aheadCPUs(t)
-	f, err := os.Open("/dev/zero")
-	if err != nil {
-		t.Skipf("no /dev/zero: %v", err)
-	}
-	r := aheadReader(t, f, 4096)
-	if _, err := r.Discard(100); err != nil {
-		t.Fatal(err)
-	}
-	if r.ra == nil || r.ra.positional || !r.ra.seekable {
-		t.Fatal("no sequential read-ahead over /dev/zero")
-	}
-	aheadIdle(t, r)
-	read := r.Info().Reads * int64(4096-aheadHeadroom(4096))
-	f.Close()
-	if err := r.Sync(); !errors.Is(err, os.ErrClosed) {
-		t.Fatalf("Sync() = %v, want os.ErrClosed", err)
-	}
-	rest, err := io.ReadAll(r)
-	if int64(len(rest)) != read-100 || !errors.Is(err, os.ErrClosed) {
-		t.Errorf("after Sync: %d bytes, %v; want the %d read and not returned, then os.ErrClosed", len(rest), err, read-100)
 	}
 }

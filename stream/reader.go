@@ -189,7 +189,7 @@ func (b *Reader) Reset(r io.Reader) {
 // old buffer is kept as a spare for init, and a reader that is not a
 // descriptor is decided and given its buffer at once, as bufio's is.
 func (b *Reader) reset(r io.Reader) {
-	b.resetAhead(r)
+	b.resetAhead()
 	s := setup{policy: b.s.policy, size: b.s.size, vbuf: b.s.vbuf, vmode: b.s.vmode, vsize: b.s.vsize}
 	spare := b.buf
 	if spare == nil {

@@ -21,9 +21,6 @@ import (
 func (b *Reader) Sync() error {
 	b.lastByte = -1
 	b.lastRuneSize = -1
-	if s, ok := b.rd.(io.Seeker); ok && b.ra.pastOffset() {
-		return b.syncAhead(s)
-	}
 	unread := b.w - b.r
 	if unread == 0 {
 		return nil

@@ -54,6 +54,14 @@
 //	                                poll(2) one descriptor for POLLIN or
 //	                                POLLOUT, at once or until it is ready
 //
+// Linux only, for read-ahead (readahead.go); sys_notlinux.go answers
+// false elsewhere:
+//
+//	generatedFS(fd uintptr) bool    fstatfs(2) names a file system whose
+//	                                files' contents are made at each read
+//	                                or by another process (proc, sysfs,
+//	                                debugfs, tracefs, FUSE, ...), or fails
+//
 // The copies and pipe calls use the kernel's own offsets (nil offset
 // arguments) and return what the system call did: a byte count, or a
 // syscall.Errno with a count of zero or less.
@@ -121,4 +129,20 @@ func pollReady(fd int, write, wait bool) (ready bool, err error) {
 	}
 	_, err = unix.Poll(fds, timeout)
 	return fds[0].Revents != 0, err
+}
+
+// generatedFS: f_type is one of these, whose magic numbers are the
+// kernel's (include/uapi/linux/magic.h).
+func generatedFS(fd uintptr) bool {
+	var st unix.Statfs_t
+	if err := unix.Fstatfs(int(fd), &st); err != nil {
+		return true
+	}
+	switch uint32(st.Type) { // int32 on some architectures, uint32 on s390x
+	case unix.PROC_SUPER_MAGIC, unix.SYSFS_MAGIC, unix.DEBUGFS_MAGIC, unix.TRACEFS_MAGIC,
+		unix.SECURITYFS_MAGIC, unix.CGROUP_SUPER_MAGIC, unix.CGROUP2_SUPER_MAGIC,
+		unix.BPF_FS_MAGIC, unix.EFIVARFS_MAGIC, unix.PSTOREFS_MAGIC, unix.FUSE_SUPER_MAGIC:
+		return true
+	}
+	return false
 }

@@ -5,6 +5,7 @@ package main
 import (
 	"errors"
 	"testing"
+	"time"
 )
 
 // TestMeasure runs a small measurement: every figure is taken, and every
@@ -18,7 +19,7 @@ func TestMeasure(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if f.local <= 0 || f.count <= 0 || f.remote <= 0 {
+	if f.local <= 0 || f.count <= 0 || f.remote <= 0 || f.fill <= 0 || f.refill <= 0 {
 		t.Errorf("figures %+v: want every one above zero", f)
 	}
 }
@@ -34,5 +35,23 @@ func TestCountStamped(t *testing.T) {
 	}
 	if got := countStamped(b, 11); got != -1 {
 		t.Errorf("countStamped(buffer 10, 11) = %d, want -1", got)
+	}
+}
+
+// TestWakeCost runs a small measurement of the hand-overs: each way hands
+// over every time (a lost hand-over would leave it waiting for good).
+func TestWakeCost(t *testing.T) {
+	done := make(chan error, 1)
+	go func() {
+		_, err := wakeCost(50, 10*time.Microsecond)
+		done <- err
+	}()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatal(err)
+		}
+	case <-time.After(60 * time.Second):
+		t.Fatal("wakeCost still waiting after 60 s: a hand-over was lost")
 	}
 }

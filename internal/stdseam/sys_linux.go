@@ -90,3 +90,32 @@ func pollReady(fd int, write, wait bool) (ready bool, err error) {
 	}
 	return p.revents != 0, nil
 }
+
+// The file systems of generatedFS, by the kernel's magic numbers
+// (include/uapi/linux/magic.h); package syscall has none of them.
+const (
+	procMagic       = 0x9fa0
+	sysfsMagic      = 0x62656572
+	debugfsMagic    = 0x64626720
+	tracefsMagic    = 0x74726163
+	securityfsMagic = 0x73636673
+	cgroupMagic     = 0x27e0eb
+	cgroup2Magic    = 0x63677270
+	bpfMagic        = 0xcafe4a11
+	efivarfsMagic   = 0xde5e81e4
+	pstoreMagic     = 0x6165676c
+	fuseMagic       = 0x65735546
+)
+
+func generatedFS(fd uintptr) bool {
+	var st syscall.Statfs_t
+	if err := syscall.Fstatfs(int(fd), &st); err != nil {
+		return true
+	}
+	switch uint32(st.Type) { // int32 on some architectures, uint32 on s390x
+	case procMagic, sysfsMagic, debugfsMagic, tracefsMagic, securityfsMagic, cgroupMagic,
+		cgroup2Magic, bpfMagic, efivarfsMagic, pstoreMagic, fuseMagic:
+		return true
+	}
+	return false
+}

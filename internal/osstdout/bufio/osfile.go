@@ -85,9 +85,8 @@ func osFile(w io.Writer) (io.Writer, bool) {
 	return w, fd && conn
 }
 
-// raFile is what read-ahead reads from (readahead.go).
+// raFile is what read-ahead reads from, at offsets (readahead.go).
 type raFile interface {
-	io.Reader
 	io.ReaderAt
 	io.Seeker
 }
