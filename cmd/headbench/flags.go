@@ -24,9 +24,9 @@ func usagef(format string, args ...any) error {
 	return &getopt.UsageError{Msg: fmt.Sprintf(format, args...)}
 }
 
-// How long a run takes on the 2-CPU machine of
-// bench/results/2026-12-01-policies while other jobs kept it busy (load
-// average 17 to 24). The README states the same.
+// How long a run takes on a 2-CPU machine that other jobs keep busy, as
+// --help and the README state it (TestREADMETimes). headbench measures it
+// again: each report's Date line gives its run's duration.
 const (
 	quickTime = "45-65 s"
 	fullTime  = "15 min on a busy 2-CPU machine"
