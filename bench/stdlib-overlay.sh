@@ -4,7 +4,7 @@
 # package that imports bufio directly (as `go list` finds them), and says
 # which passed. Each package's tests run as the toolchain ships them;
 # the overlay only swaps bufio's files (and bufio's export_test.go, see
-# cmd/stdiobuf's README section).
+# docs/overlay.md).
 #
 #   bench/stdlib-overlay.sh            every package (several minutes)
 #   bench/stdlib-overlay.sh --sample   the fixed sample CI runs
