@@ -52,8 +52,9 @@ to each, and removes them at the end, also after Ctrl-C.
 
 Options:
   --quick            a 10x smaller input (29095 lines) and 5 runs: a check
-                     that everything works in ` + quickTime + ` once the tools
-                     are compiled (the full run takes ` + fullTime + `)
+                     that everything works in ` + quickTime + ` once the
+                     tools are compiled (the full run takes
+                     ` + fullTime + `)
   --runs N           timed runs of each figure (default 11; 5 with --quick)
   --out DIR          where the results go (default: ./headbench-YYYYMMDD-HHMMSS)
   --input FILE       time on FILE instead of the generated input; -n is its
@@ -72,7 +73,8 @@ Options:
   --paths LIST       loop (getdelim --loop: one getdelim and one fwrite per
                      record) and copy (getdelim -n, its default path, which
                      writes records straight from the buffer); default: both
-  --policies LIST    getdelim policies, each on every path: ` + strings.Join(policyNames(), ", ") + `
+  --policies LIST    getdelim policies, each on every path:
+                     ` + strings.Join(policyNames(), ", ") + `
                      (default: all; see "The world's rules" in results.md)
   --sweep LIST       fixed buffer sizes for getdelim --policy SIZE, written
                      as --policy takes them: 4096, 64K, 1MiB, ... up to 1G
