@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # smallblksize.sh times `getdelim --loop` (one getdelim and one fwrite a
 # line, through the buffers) on ext4 made with `mkfs.ext4 -b 1024`, whose
-# files report st_blksize 1024 (issue 16 item 5), under policy bufio
-# (Go's 4096) and policy blksize (the default), and under both with the
-# getdelim given by --before, built from an older tree, to show what the
-# default did there. Target: blksize at most 1.05x bufio's time.
+# files report st_blksize 1024, under policy bufio (Go's 4096) and policy
+# blksize (the default), and under both with the getdelim given by
+# --before, another build to compare with. Target: blksize at most 1.05x
+# bufio's time. It measures the floor of stream's blksize rule
+# (blksizeRule: never less than bufio's 4096).
 #
 # The input is headbench's shape (bench/seedinput), --lines lines (default
 # 63250, about 50 MB), copied to a fresh ext4 -b 1024 loop mount and read

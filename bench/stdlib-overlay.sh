@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # stdlib-overlay.sh runs, under the stdiobuf overlay (bufio compiled from
 # package stream), the tests of bufio itself and of every standard-library
-# package that imports bufio directly (`go list` finds 40 in Go 1.26), and
-# says which passed. Each package's tests run as the toolchain ships them;
+# package that imports bufio directly (as `go list` finds them), and says
+# which passed. Each package's tests run as the toolchain ships them;
 # the overlay only swaps bufio's files (and bufio's export_test.go, see
-# cmd/stdiobuf's README section).
+# docs/overlay.md).
 #
 #   bench/stdlib-overlay.sh            every package (several minutes)
 #   bench/stdlib-overlay.sh --sample   the fixed sample CI runs

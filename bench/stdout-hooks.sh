@@ -2,7 +2,8 @@
 # bench/stdout-hooks.sh: what -stdout's runtime hooks cost
 # (internal/osstdout/runtime.go). bench/stdouthooks built three ways:
 # plainly, with `stdiobuf build -stdout` of this checkout, and with that of
-# REV (before the hooks); timed as medians of interleaved rounds:
+# REV, another revision to compare with; timed as medians of interleaved
+# rounds:
 #
 #   - start: `stdouthooks hello` (one line, then exit) run 100 times a
 #     round, standard output to /dev/null: -stdout starts a thread and a

@@ -8,8 +8,8 @@
 #
 #   bench/stdout-std.sh [-o RESULTS.md] [-k DIR] [-p PLAIN.json] [PKG...]
 #
-# PKG defaults to std (about 8 minutes each way on an idle 2-CPU machine,
-# more on a loaded one). -o writes the report there too (default: only
+# PKG defaults to std (several minutes each way, more on a loaded
+# machine). -o writes the report there too (default: only
 # standard output); -k keeps the two -json logs in DIR; -p takes the
 # plain run's log from an earlier run instead of running it again. Go
 # test flags go in $GOTESTFLAGS (default -short -count=1). Exit status: 0

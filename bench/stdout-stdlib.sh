@@ -10,9 +10,9 @@
 #   bench/stdout-stdlib.sh [go test flags]
 #   STDIOBUF_GO=go1.27.3 bench/stdout-stdlib.sh -short   that release's tests
 #
-# STDIOBUF_GO (else GOTOOLCHAIN) picks the toolchain (a downloaded one is run through the
-# GOROOT link stdiobuf makes for it). Prints the time taken; exit status
-# 1 if a package failed.
+# STDIOBUF_GO (else GOTOOLCHAIN) picks the toolchain (a downloaded one is
+# run through the GOROOT link stdiobuf makes for it). Prints the time
+# taken; exit status 1 if a package failed.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 tmp=$(mktemp -d)

@@ -13,10 +13,10 @@
 #
 #   bench/stdout.sh [-n LINES] [-c LINES] [-r RUNS] [-o RESULTS.md]
 #
-# Defaults: 16777216 lines timed (-n, 2^24; the Go issue printed 2^25), write(2)
-# calls counted over 1048576 lines (-c: strace slows every call, and the
-# count is proportional), 5 runs. Needs cc, strace and script. Writes the
-# table to standard output and to RESULTS.md (default
+# Defaults: 16777216 lines timed (-n, 2^24; the Go issue printed 2^25),
+# write(2) calls counted over 1048576 lines (-c: strace slows every call,
+# and the count is proportional), 5 runs. Needs cc, strace and script.
+# Writes the table to standard output and to RESULTS.md (default
 # bench/results/<date>-stdout.md).
 set -euo pipefail
 cd "$(dirname "$0")/.."

@@ -17,9 +17,9 @@
 #
 # Each figure is the median of --runs runs, after one untimed run that warms
 # the page cache. The input is headbench's: the head benchmark's 290955
-# lines (as in the glibc proposal, about 230 MB), made with internal/seedinput and cached
-# where cmd/headbench caches it; --lines makes a smaller one to try the
-# script, --input times another file.
+# lines (as in the glibc proposal, about 230 MB), made with
+# internal/seedinput and cached where cmd/headbench caches it; --lines
+# makes a smaller one to try the script, --input times another file.
 #
 # Usage: bench/zerocopy.sh [--runs R] [--lines L | --input FILE] [--bytes N]
 #                          [--getdelim PATH] [--raw FILE]

@@ -1,5 +1,5 @@
 // Command bufioloop is the head benchmark's loop on Go's standard bufio: what
-// a Go program gets today. It copies the first N records of standard input
+// a Go program gets without stdiobuf. It copies the first N records of standard input
 // to standard output with bufio.Reader.ReadSlice and bufio.Writer.Write.
 //
 // Usage:

@@ -32,7 +32,8 @@
 //	       (read-ahead's kick);
 //	chan:  a send on a channel to a goroutine parked receiving on it;
 //	spin:  a goroutine that waits by yielding (runtime.Gosched) on an
-//	       atomic counter, as read-ahead's goroutine did on a full ring.
+//	       atomic counter, one way a read-ahead goroutine can wait on a
+//	       full ring.
 package main
 
 import (

@@ -13,9 +13,10 @@
 // reports its write(2) calls on standard output (one more run, under
 // strace), and the medians over the rounds of: all its write(2) calls per
 // second, its CPU time per second, the median and the worst delay of a
-// line (from the child's stamp to the reader's). Then the READY case: one line, then
-// nothing for a while. The rounds are interleaved: round 1 of every case,
-// then round 2, and so on. Tables go to standard output in Markdown.
+// line (from the child's stamp to the reader's). Then the READY case: one
+// line, then nothing for a while. The rounds are interleaved: round 1 of
+// every case, then round 2, and so on. Tables go to standard output in
+// Markdown.
 package main
 
 import (

@@ -17,7 +17,7 @@ import (
 // descriptor 0, 1 or 2 before any code of the program runs, so getdelim
 // writes to /dev/null, or reads it, where head fails with EBADF. If this
 // test fails for getdelim, the runtime has changed and so must the
-// documentation (README, main.go).
+// documentation (main.go, docs/getdelim.md).
 func TestClosedDescriptors(t *testing.T) {
 	progs := findPrograms(t)
 	dir, _ := fixtures(t)

@@ -30,33 +30,14 @@
 //
 // # Where it differs from GNU head
 //
-// A closed standard descriptor: started with standard output closed
-// (`getdelim FILE >&-`), head fails with "write error: Bad file
-// descriptor" and status 1, and with standard input closed it reports
-// "error reading 'standard input'"; getdelim prints nothing and exits 0.
-// Before any code of the program runs, the Go runtime opens /dev/null,
-// read-write, on a closed descriptor 0, 1 or 2 (runtime.checkfds), and
-// leaves no trace of having done so. What the program then finds is a
-// /dev/null opened read-write, the same in every field of
-// /proc/self/fdinfo as the one a parent gives it with Python's
-// subprocess.DEVNULL, glibc's daemon(3) or a shell's 1<>/dev/null, where
-// writing and exiting 0 is right: the two cannot be told apart. Only C
-// code run before the runtime (a cgo constructor) could see the closed
-// descriptor, at the price of a C compiler for every build. Where nothing
-// goes to the closed descriptor (-n 0, or a closed standard error) the two
-// agree.
-//
-// The locale: messages are in English whatever LANGUAGE and LC_MESSAGES
-// say, while head takes its messages and quote marks from an installed
-// translation (under LANG=C.UTF-8 LANGUAGE=de it says "ungültige Anzahl
-// von Zeilen: „x“"); and in a UTF-8 locale a character that Go's Unicode
-// tables know and the C library's do not yet is printed as it is where
-// head escapes it in octal: Go 1.26 has Unicode 15.0, and glibc 2.36
-// escapes the 4489 characters it added (U+0CF3 ...), as a comparison of
-// every character with GNU head 9.1 shows. Any other character set is
-// treated as ASCII, where head, in an installed ISO-8859-1 locale say,
-// would leave Latin-1 letters unescaped. Elsewhere than Linux, a locale is
-// taken to be installed and UTF-8 if its name says so.
+// Started with standard output or input closed (`getdelim FILE >&-`), it
+// prints nothing and exits 0 where head fails with EBADF: the Go runtime
+// opens /dev/null on a closed standard descriptor before the program
+// runs. Its messages are in English whatever the locale; in a UTF-8
+// locale it prints as they are the characters that Go's Unicode tables
+// know and the C library's do not yet, where head escapes them in octal;
+// and it treats any character set but UTF-8 as ASCII. docs/getdelim.md
+// says why.
 package main
 
 import (

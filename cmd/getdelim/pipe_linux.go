@@ -13,10 +13,9 @@ const pipeSize = 1 << 20
 // growPipe enlarges the pipe behind f, if f is one, to pipeSize bytes. A
 // pipe holds 64 KiB by default, so a writer that moves hundreds of
 // megabytes with sendfile or splice (getdelim -c) blocks and is woken
-// every 64 KiB, and waking up is most of what the copy then costs it: on
-// 230 MB into `pv`, the copying process used 0.065 s of CPU with a 64 KiB
-// pipe and 0.013 s with 1 MiB (2026-11-30, 2-core VM; bench/zerocopy.sh).
-// The bytes that come out are the same. The caller grows the pipe only for
+// every 64 KiB, and waking up is most of what the copy then costs it
+// (bench/zerocopy.sh measures it; its results are in bench/results). The
+// bytes that come out are the same. The caller grows the pipe only for
 // a copy known to be over twice its new size, so that a reader that goes
 // away early still makes the copy fail with EPIPE and SIGPIPE, as head's
 // does with the pipe as it was. Failure (not a pipe, or a limit lower

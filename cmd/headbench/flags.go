@@ -24,9 +24,9 @@ func usagef(format string, args ...any) error {
 	return &getopt.UsageError{Msg: fmt.Sprintf(format, args...)}
 }
 
-// How long a run takes on the 2-CPU machine of
-// bench/results/2026-12-01-policies while other jobs kept it busy (load
-// average 17 to 24). The README states the same.
+// How long a run takes on a 2-CPU machine that other jobs keep busy, as
+// --help and the README state it (TestREADMETimes). headbench measures it
+// again: each report's Date line gives its run's duration.
 const (
 	quickTime = "45-65 s"
 	fullTime  = "15 min on a busy 2-CPU machine"
@@ -52,8 +52,9 @@ to each, and removes them at the end, also after Ctrl-C.
 
 Options:
   --quick            a 10x smaller input (29095 lines) and 5 runs: a check
-                     that everything works in ` + quickTime + ` once the tools
-                     are compiled (the full run takes ` + fullTime + `)
+                     that everything works in ` + quickTime + ` once the
+                     tools are compiled (the full run takes
+                     ` + fullTime + `)
   --runs N           timed runs of each figure (default 11; 5 with --quick)
   --out DIR          where the results go (default: ./headbench-YYYYMMDD-HHMMSS)
   --input FILE       time on FILE instead of the generated input; -n is its
@@ -72,7 +73,8 @@ Options:
   --paths LIST       loop (getdelim --loop: one getdelim and one fwrite per
                      record) and copy (getdelim -n, its default path, which
                      writes records straight from the buffer); default: both
-  --policies LIST    getdelim policies, each on every path: ` + strings.Join(policyNames(), ", ") + `
+  --policies LIST    getdelim policies, each on every path:
+                     ` + strings.Join(policyNames(), ", ") + `
                      (default: all; see "The world's rules" in results.md)
   --sweep LIST       fixed buffer sizes for getdelim --policy SIZE, written
                      as --policy takes them: 4096, 64K, 1MiB, ... up to 1G

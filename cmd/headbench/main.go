@@ -1,8 +1,8 @@
 //go:build linux
 
 // Command headbench measures what the buffer size does to a
-// getdelim/fwrite loop: the benchmark of the glibc patch proposal that the
-// project grew from (December 2025), `head -n 290955` over a 230 MB file.
+// getdelim/fwrite loop: the benchmark of the glibc patch proposal to size
+// FILE buffers by st_blksize, `head -n 290955` over a 230 MB file.
 //
 // It times `getdelim --loop -n N < input > /dev/null` and `getdelim -n N`
 // under each buffering policy of package stream (the world's rules:

@@ -17,7 +17,7 @@ func TestHelp(t *testing.T) {
 	cache := t.TempDir()
 	dir := filepath.Join(cache, "stdiobuf", "overlays")
 	want := []string{"build, install, run, test, vet", "overlay", "version", "-stdout", "recompiles every package that",
-		"-policy P", "STDIOBUF_POLICY", "_STDBUF_O", "stdbuf -oL", dir + " (now 0, 0.0 MB", "rm -rf " + dir, "go clean -cache", "README"}
+		"-policy P", "STDIOBUF_POLICY", "_STDBUF_O", "STDIOBUF_MAXDELAY", "stdbuf -oL", dir + " (now 0, 0.0 MB", "rm -rf " + dir, "go clean -cache", "README"}
 	for _, args := range [][]string{{"help"}, {"-h"}, {"--help"}, {"help", "build"}, {"help", "test"}, {"build", "-h"}, {"test", "-o", "x", "-help"}, {"overlay", "-h"}} {
 		stdout, stderr, code := runStdiobuf(t, t.TempDir(), cacheEnv(cache), args...)
 		if code != 0 || stderr != "" {

@@ -53,12 +53,13 @@ const helpFlags = `Flags, anywhere before the packages:
         Also buffer os.Stdout as a C program's stdout is: line buffered on
         a terminal, fully buffered elsewhere, flushed at exit, before
         anything else sees the descriptor and before a read of standard
-        input. The first build with -stdout recompiles every package that
-        imports os, nearly all of a program's; later builds use go's cache.
+        input; no byte waits longer than STDIOBUF_MAXDELAY. The first
+        build with -stdout recompiles every package that imports os,
+        nearly all of a program's; later builds use go's cache.
     -policy P
         Build P in as the program's default buffering policy: a named
         policy (blksize, the default: min(st_blksize, 128 KiB); bufio:
-        bufio's 4096; the others in the README's Policies table and
+        bufio's 4096; the others in docs/policies.md and
         go doc github.com/stdiobuf/stdiobuf/stream Policy) or a size such
         as 65536 or 64K. STDIOBUF_POLICY still overrides it at run time.
 
@@ -69,11 +70,15 @@ A program built with stdiobuf reads, at run time:
         Set by coreutils stdbuf -i, -o, -e (0 unbuffered, L line buffered,
         or a size) for standard input, output and error:
         stdbuf -oL prog | grep x.
+    STDIOBUF_MAXDELAY=D
+        With -stdout: the longest a byte waits in standard output's buffer,
+        a duration such as 50ms (the default), or none for no bound (C's
+        rule: until the buffer is full, a flush or exit).
 
 `
 
-const helpMore = `More: the README of github.com/stdiobuf/stdiobuf (sections "stdiobuf build"
-and "Policies") and go doc github.com/stdiobuf/stdiobuf/stream.
+const helpMore = `More: the README of github.com/stdiobuf/stdiobuf and its docs/ (overlay.md,
+stdout.md, policies.md), and go doc github.com/stdiobuf/stdiobuf/stream.
 `
 
 // help prints stdiobuf's help, about one command if args names one.

@@ -30,8 +30,8 @@ type overlayJSON struct {
 }
 
 // A pkgOverlay is the generated files of one standard-library package.
-// The overlay holds bufio alone today; it is a list so that files for
-// other packages can join it.
+// An overlay holds bufio's, and under -stdout those of the packages
+// internal/osstdout patches.
 type pkgOverlay struct {
 	path string            // import path, such as "bufio"
 	std  map[string][]byte // the toolchain's Go files of the package, by base name, tests included

@@ -8,6 +8,7 @@ package bufio
 // program built from `import "bufio"` uses them; the process's standard
 // output is buffered by package os itself.
 
-// flushStdoutBeforeRead is a no-op here: package os flushes a line-buffered
-// standard output before every read of the original standard input.
+// flushStdoutBeforeRead is a no-op here: package os flushes standard
+// output before a read of the original standard input that may wait
+// (stdioStream.beforeRead in os).
 func flushStdoutBeforeRead() {}

@@ -49,15 +49,16 @@ func (f *File) Read(b []byte) (n int, err error) {
 	return f.stdioRawRead(b)
 }
 
-// Fd, SyscallConn, Sync, Seek, Stat, Truncate, Chmod and Chown flush the
-// original standard output first: whatever sees the descriptor sees every
-// byte written before.
-//
-// On the original standard input, and on any file that is the same file
-// as standard output (standard error under 2>&1), they act as a read or a
-// write would: whoever takes the descriptor may read it raw (a password
+// Fd and SyscallConn flush the original standard output first: whatever
+// sees the descriptor sees every byte written before. On the original
+// standard input, and on any file that is the same file as standard
+// output (standard error under 2>&1), they act as a read or a write
+// would: whoever takes the descriptor may read it raw (a password
 // prompt: fmt.Print, then term.ReadPassword(int(os.Stdin.Fd()))) or write
 // to it in the kernel.
+//
+// Sync, Seek, Stat, Truncate, Chmod and Chown on the original standard
+// output flush it first, so that they see every byte written before.
 func (f *File) Fd() uintptr {
 	stdioOut.seeing(f)
 	return f.stdioRawFd()

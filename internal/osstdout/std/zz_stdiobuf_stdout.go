@@ -11,7 +11,48 @@
 // (STDIOBUF_MAXDELAY), reports a write error the program could not see as
 // GNU tools do, and keeps the order of writes through any other *File on
 // the same file. zz_stdiobuf_methods.go holds the methods of *File that
-// send the original standard output through it.
+// send the original standard output through it; what each does, by the
+// file it is called on:
+//
+//	name          stdout        stdin        alias    other
+//	Write         buffers       -            orders   -
+//	WriteAt       flushes       -            orders   -
+//	ReadFrom      flushes, err  -            orders   -
+//	Read          -             before read  -        -
+//	Fd            flushes       before read  orders   -
+//	SyscallConn   flushes       before read  orders   -
+//	Sync          flushes, err  -            -        -
+//	Seek          flushes       -            -        -
+//	Stat          flushes       -            -        -
+//	Truncate      flushes       -            -        -
+//	Chmod         flushes       -            -        -
+//	Chown         flushes       -            -        -
+//	Close         flushes, err  -            -        -
+//	StartProcess  flushes       flushes      flushes  flushes
+//
+// The files:
+//   - stdout: the *File os.Stdout held at start-up.
+//   - stdin: the *File os.Stdin held at start-up.
+//   - alias: any other *File on the same file as stdout (same device and
+//     inode): os.Stderr under `prog > log 2>&1`, a file opened as
+//     /dev/stdout, stdin on the terminal stdout writes to. A file in two
+//     columns gets both.
+//   - other: any other *File. StartProcess takes none: its row is for
+//     every call.
+//
+// The cells, each a flush of what stdout holds, if anything:
+//   - buffers: the bytes go into the buffer, not to the kernel.
+//   - flushes: before the call; the program cannot see the flush, so its
+//     error is reported on stderr (unseen).
+//   - flushes, err: before the call, and the flush's error is the call's.
+//     After Close, writes go straight to the closed file.
+//   - before read: before the call, if stdin is not a regular file or
+//     stdout is line buffered (beforeRead).
+//   - orders: before the call, so that the file gets the bytes in the
+//     order the program wrote them (beforeWrite).
+//
+// osstdout's TestMethodTable checks this table against Methods, Funcs and
+// the methods' bodies.
 
 package os
 
@@ -441,8 +482,8 @@ const (
 	stdioBoundEnv = "STDIOBUF_MAXDELAY"
 	stdioNoBound  = "none"
 	// stdioDefaultBound is the bound when STDIOBUF_MAXDELAY is not set:
-	// chosen by bench/stdout-latency.sh
-	// (bench/results/2026-12-01-stdout-latency.md).
+	// bench/stdout-latency.sh measures it; its results are in
+	// bench/results.
 	stdioDefaultBound = 50 * time.Millisecond
 )
 
