@@ -92,13 +92,14 @@ func stdioSignalWatch() {
 	dieFromSignal(stdioSig.pending.Load())
 }
 
-// stdioSignalFlusher is the goroutine that flushes. It is a system
+// stdioSignalFlusher is the goroutine that flushes, and leaves standard
+// output unbuffered until the death (finish). It is a system
 // goroutine (it starts in package runtime): runtime.NumGoroutine,
 // tracebacks and the deadlock check leave it out.
 func stdioSignalFlusher() {
 	stdioSig.g = getg()
 	gopark(stdioSignalParked, nil, waitReasonZero, traceBlockSystemGoroutine, 1)
-	stdioHooks.tryFlush()
+	stdioHooks.finish()
 	notewakeup(&stdioSig.done)
 	gopark(nil, nil, waitReasonZero, traceBlockForever, 1) // the watch thread kills the process
 }

@@ -20,8 +20,9 @@ import (
 var stdioHooks struct {
 	flush    func() // write out what is buffered, waiting for the lock
 	tryFlush func() // the same, giving up if the lock stays taken
-	// finish is tryFlush, then standard output is left unbuffered: the
-	// program goes on for a while (other goroutines) and then ends
+	// finish is tryFlush, leaving standard output unbuffered under the
+	// same hold of the lock: the program goes on for a while (other
+	// goroutines, a fatal signal's death on its way) and then ends
 	// without exit hooks.
 	finish func()
 	// beforePrint flushes if standard output and standard error are

@@ -33,14 +33,17 @@ func init() {
 	exithook.Add(exithook.Hook{F: runtime_stdioExiting, RunOnFailure: true})
 }
 
-// finish flushes standard output without waiting for good on its lock
-// and leaves it unbuffered: the program goes on without exit hooks
-// (after an unrecovered panic, until it exits; after main's Goexit, until
-// the other goroutines end), so what other goroutines write from now on
-// goes straight out, as without the buffer.
+// finish flushes standard output and leaves it unbuffered, under one
+// hold of its lock, waiting for the lock no longer than tryFlush does:
+// the program goes on without exit hooks (after an unrecovered panic,
+// until it exits; after main's Goexit, until the other goroutines end;
+// after a fatal signal, until the signal kills it), so what other
+// goroutines write from now on goes straight out, whole, as without the
+// buffer. Taking the lock twice (a flush, then the switch) would let a
+// busy writer fill the buffer in between, and a flush by size then write
+// part of a line that the death cuts off.
 func (s *stdioStream) finish() {
-	s.tryFlush()
-	if !s.mu.TryLock() {
+	if !s.lockWithin(stdioTryWait) {
 		return
 	}
 	defer s.mu.Unlock()
