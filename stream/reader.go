@@ -164,10 +164,11 @@ func (b *Reader) Info() Info {
 }
 
 // Reset discards any buffered data, resets all state, and switches the
-// buffered reader to read from r. A Setvbuf setting and the policy are
-// kept; the mode and size are decided again for r. Calling Reset on the
-// zero value of Reader initializes the buffer to bufio's default size (for
-// a reader that is not a descriptor). Calling b.Reset(b) does nothing.
+// buffered reader to read from r. What the Reader was asked for (its size,
+// policy and Setvbuf setting) is kept; its mode and size are decided again
+// for r. Calling Reset on the zero value of Reader initializes the buffer
+// to bufio's default size (for a reader that is not a descriptor). Calling
+// b.Reset(b) does nothing.
 func (b *Reader) Reset(r io.Reader) {
 	// NewReader(b) returns b itself, so code may well call b.Reset(b):
 	// reading from itself would never end.
@@ -185,12 +186,12 @@ func (b *Reader) Reset(r io.Reader) {
 	b.reset(r)
 }
 
-// reset is Reset for a new decision: the settings Reset keeps stay, the
-// old buffer is kept as a spare for init, and a reader that is not a
+// reset is Reset for a new decision: the settings stay (setup.settings),
+// the old buffer is kept as a spare for init, and a reader that is not a
 // descriptor is decided and given its buffer at once, as bufio's is.
 func (b *Reader) reset(r io.Reader) {
 	b.resetAhead()
-	s := setup{policy: b.s.policy, size: b.s.size, vbuf: b.s.vbuf, vmode: b.s.vmode, vsize: b.s.vsize}
+	s := b.s.settings()
 	spare := b.buf
 	if spare == nil {
 		spare = b.spare

@@ -127,11 +127,12 @@ func (b *Writer) Info() Info {
 	return b.s.report()
 }
 
-// Reset discards any unflushed buffered data, clears any error, and
-// resets b to write its output to w. A Setvbuf setting and the policy are
-// kept; the mode and size are decided again for w. Calling Reset on the
-// zero value of Writer initializes the buffer to bufio's default size (for
-// a writer that is not a descriptor). Calling w.Reset(w) does nothing.
+// Reset discards any unflushed buffered data, clears any error, and resets
+// b to write its output to w. What the Writer was asked for (its size,
+// policy and Setvbuf setting) is kept; its mode and size are decided again
+// for w. Calling Reset on the zero value of Writer initializes the buffer
+// to bufio's default size (for a writer that is not a descriptor). Calling
+// w.Reset(w) does nothing.
 func (b *Writer) Reset(w io.Writer) {
 	// NewWriter(b) returns b itself, so code may well call b.Reset(b):
 	// writing to itself would never end.
@@ -148,11 +149,11 @@ func (b *Writer) Reset(w io.Writer) {
 	b.reset(w)
 }
 
-// reset is Reset for a new decision: the settings Reset keeps stay, the
-// old buffer is kept as a spare for init, and a writer that is not a
+// reset is Reset for a new decision: the settings stay (setup.settings),
+// the old buffer is kept as a spare for init, and a writer that is not a
 // descriptor is decided and given its buffer at once, as bufio's is.
 func (b *Writer) reset(w io.Writer) {
-	s := setup{policy: b.s.policy, size: b.s.size, vbuf: b.s.vbuf, vmode: b.s.vmode, vsize: b.s.vsize}
+	s := b.s.settings()
 	spare := b.buf
 	if spare == nil {
 		spare = b.spare
