@@ -165,8 +165,8 @@ func (b *Writer) ReadFrom(r io.Reader) (n int64, err error) {
 		}
 		b.n += m
 		n += int64(m)
-		if b.s.mode != FullyBuffered && m > 0 {
-			if err1 := b.flushChunk(m); err1 != nil {
+		if sh := b.shim(); sh != nil && m > 0 {
+			if err1 := sh.flushRead(m); err1 != nil {
 				return n, err1
 			}
 		}
