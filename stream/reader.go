@@ -12,11 +12,9 @@ import (
 const maxConsecutiveEmptyReads = 100
 
 // Reader implements buffering for an io.Reader object. It is bufio.Reader,
-// with glibc's choice of mode and size for a reader over a file descriptor.
-//
-// The bytes buffered and not yet read are buf[r:w]. A Reader over a
-// descriptor has a nil buf until its first operation that needs one; then
-// doallocate (filedoalloc.go) decides its mode and size.
+// with glibc's choice of mode and size for a reader over a file
+// descriptor: a Reader over a descriptor decides its mode and size at its
+// first operation that needs the buffer.
 //
 // A Reader reads ahead by up to its buffer size. Over a descriptor that
 // others read after it (a shell group, a child process) the offset is
@@ -25,15 +23,15 @@ const maxConsecutiveEmptyReads = 100
 //
 // A Reader is not safe for use by several goroutines at once; Stdin is.
 type Reader struct {
-	buf          []byte
-	rd           io.Reader // reader provided by the client
-	r, w         int       // buf read and write positions
-	err          error
+	buf          []byte     // nil until init
+	rd           io.Reader  // reader provided by the client
+	r, w         int        // buf read and write positions: buf[r:w] is buffered, not yet read
+	err          error      // the last read error, returned and cleared by readErr
 	lastByte     int        // last byte read for UnreadByte; -1 means invalid
 	lastRuneSize int        // size of last rune read for UnreadRune; -1 means invalid
 	ra           *readahead // nil unless reading ahead (readahead.go)
 	spare        []byte     // the buffer before a Reset, for init to reuse if the size fits; nil once buf is set
-	s            setup
+	s            setup      // the settings and the decision (filedoalloc.go)
 }
 
 // NewReaderSize returns a new Reader whose buffer has at least the

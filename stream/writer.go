@@ -6,13 +6,9 @@ import (
 )
 
 // Writer implements buffering for an io.Writer object. It is bufio.Writer,
-// with glibc's choice of mode and size for a writer over a file descriptor.
-//
-// The bytes buffered and not yet written are buf[0:n]. A Writer over a
-// descriptor has a nil buf until its first write; then doallocate
-// (filedoalloc.go) decides its mode and size. An unbuffered Writer has no
-// buffer unless ReadFrom needed one to read into; either way its
-// Available is 0.
+// with glibc's choice of mode and size for a writer over a file descriptor:
+// a Writer over a descriptor decides its mode and size at its first write.
+// An unbuffered Writer hands every write on at once; its Available is 0.
 //
 // If an error occurs writing to a Writer, no more data will be accepted
 // and all subsequent writes, and Flush, will return the error; the bytes
@@ -23,12 +19,12 @@ import (
 // A Writer is not safe for use by several goroutines at once; Stdout and
 // Stderr are.
 type Writer struct {
-	err   error
-	buf   []byte
-	n     int
-	wr    io.Writer
-	spare []byte // the buffer before a Reset, for init to reuse if the size fits; nil once buf is set
-	s     setup
+	err   error     // the first write error, sticky; nil if none
+	buf   []byte    // nil until init, and when unbuffered until ReadFrom needs one
+	n     int       // buf[0:n] is buffered, not yet written
+	wr    io.Writer // writer provided by the client
+	spare []byte    // the buffer before a Reset, for init to reuse if the size fits; nil once buf is set
+	s     setup     // the settings and the decision (filedoalloc.go)
 }
 
 // NewWriterSize returns a new Writer whose buffer has at least the
