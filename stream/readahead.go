@@ -46,11 +46,11 @@ import (
 // os.ErrClosed. No read can land on a descriptor number that was closed
 // and reused.
 type readahead struct {
-	f    raFile
-	pos  int64 // the file offset just after buf's bytes
-	run  *aheadRun
-	pend pending  // the part of a chunk not yet in buf
-	pool [][]byte // buffers of a run ended, for the next
+	f    raFile    // the file, read at offsets
+	pos  int64     // the file offset just after buf's bytes
+	run  *aheadRun // the reads under way; nil when none
+	pend pending   // the part of a chunk not yet in buf
+	pool [][]byte  // buffers of a run ended, for the next
 
 	calls *counters // the Reader's, for the reads of a run (tell)
 }
