@@ -81,27 +81,25 @@ type aheadSlot struct {
 // aheadChunks is the number of buffers in the ring: enough for the
 // goroutine to run ahead while the caller is slow on a buffer, and for the
 // caller, when the one it needs is under way, to have later ones to read
-// itself. With a build that took the ring's size from the environment
-// (the 2-CPU Xeon VM, the 230 MB input on XFS, warm; by hand, not kept),
-// `getdelim -n` with read-ahead took 35.9, 32.5, 32.0 and 35.9 ms with
-// 2, 4, 16 and 32 buffers (cat 32.9 ms), and `--loop` 66.1, 65.1, 64.9
-// and 71.7 ms (the C loop 65.0 ms): past four only the memory grows.
-// With the Reader's buffer, read-ahead holds five: 640 KiB at 128 KiB.
+// itself. Past four, getdelim with read-ahead runs no faster and only the
+// memory grows (bench/readahead.sh measures read-ahead; the ring sizes
+// compared with it are in bench/results). With the Reader's buffer,
+// read-ahead holds five: 640 KiB at 128 KiB.
 const aheadChunks = 4
 
 // aheadKickFree is how many chunks must be claimable before the Reader
 // starts a goroutine (rule 8): each start wakes a thread, so the
 // goroutine reads this many back to back for one wakeup, while the chunks
 // still in the ring keep the Reader busy. 1 and 4, and a goroutine that
-// parks on a full ring instead of ending, measured no better: see
-// bench/results/2026-12-01-readahead/variants/variants.md.
+// parks on a full ring instead of ending, did no better (bench/readahead.sh
+// measures read-ahead; the variants compared are in bench/results).
 const aheadKickFree = 2
 
 // aheadWaitSpins is how many times the Reader yields, waiting for a read
 // under way, before it sleeps until a read is done: a yield with nothing
-// else to run costs well under a microsecond, a sleeping thread's wakeup
-// several, and a read of 128 KiB from the page cache about 19 µs here.
-// 0 and 20 measured the same (variants.md, as for aheadKickFree).
+// else to run costs less than a sleeping thread's wakeup, and both less
+// than a read of a buffer from the page cache. 0 and 20 did as well (see
+// aheadKickFree).
 const aheadWaitSpins = 200
 
 // runStopped is where next is set to stop a run: past any chunk a window

@@ -125,6 +125,55 @@ func BenchmarkWriteByte(b *testing.B) {
 	})
 }
 
+func BenchmarkWriteString(b *testing.B) {
+	text := benchText()
+	benchWriters(b, func(w *bufio.Writer) {
+		for l := range strings.Lines(text) {
+			w.WriteString(l)
+		}
+	}, func(w *Writer) {
+		for l := range strings.Lines(text) {
+			w.WriteString(l)
+		}
+	})
+}
+
+// BenchmarkWriteRune writes benchText's bytes as runes, each turned into
+// a rune of two bytes, so that no rune is ASCII.
+func BenchmarkWriteRune(b *testing.B) {
+	text := benchText()
+	benchWriters(b, func(w *bufio.Writer) {
+		for i := range len(text) {
+			w.WriteRune(rune(text[i]) + 0x80)
+		}
+	}, func(w *Writer) {
+		for i := range len(text) {
+			w.WriteRune(rune(text[i]) + 0x80)
+		}
+	})
+}
+
+// BenchmarkWriteLinesMode writes benchText a line at a time through a
+// line-buffered and an unbuffered Writer: a write(2) per line in both,
+// to io.Discard. bufio has no such modes; there is no impl=bufio.
+func BenchmarkWriteLinesMode(b *testing.B) {
+	lines := benchLines()
+	for _, mode := range []Mode{LineBuffered, Unbuffered} {
+		b.Run("mode="+mode.String(), func(b *testing.B) {
+			w := NewWriter(io.Discard)
+			if err := w.Setvbuf(mode, 0); err != nil {
+				b.Fatal(err)
+			}
+			benchPass(b, func() {
+				for _, l := range lines {
+					w.Write(l)
+				}
+				w.Flush()
+			})
+		})
+	}
+}
+
 func BenchmarkScannerLines(b *testing.B) {
 	src := strings.NewReader("")
 	b.Run("impl=bufio", func(b *testing.B) {

@@ -6,13 +6,12 @@ import (
 )
 
 // WriteTo implements io.WriterTo. It writes the buffered bytes, then the
-// rest of the input. When the underlying reader is an *os.File and w is
-// an *os.File, or a Writer of this package over one, the rest moves in
-// the kernel (copy_file_range,
-// sendfile or splice) where the kernel allows; a Writer's buffer is
-// flushed first. Otherwise it behaves as bufio: it may make multiple calls
-// to the Read method of the underlying reader, and if that reader supports
-// WriteTo, or w supports ReadFrom, it calls that.
+// rest of the input. When the underlying reader is an *os.File and w is an
+// *os.File, or a Writer of this package over one, the rest moves in the
+// kernel (copy_file_range, sendfile or splice) where the kernel allows; a
+// Writer's buffer is flushed first. Otherwise it behaves as bufio: it may
+// make multiple calls to the Read method of the underlying reader, and if
+// that reader supports WriteTo, or w supports ReadFrom, it calls that.
 func (b *Reader) WriteTo(w io.Writer) (n int64, err error) {
 	b.lastByte = -1
 	b.lastRuneSize = -1
@@ -119,12 +118,12 @@ func (b *Reader) kernelCopyTo(w io.Writer, limit int64) (n int64, handled bool, 
 }
 
 // ReadFrom implements io.ReaderFrom. When the underlying writer is an
-// *os.File and r is one (perhaps under *io.LimitedReaders), it flushes
-// the buffer and moves the bytes in the kernel where the kernel allows. Otherwise it behaves as bufio: if
-// the underlying writer supports ReadFrom, this calls it; if there is
-// buffered data, this fills the buffer and writes it before. A
-// line-buffered Writer writes out through the last newline of each chunk
-// it reads, an unbuffered one each chunk.
+// *os.File and r is one (perhaps under *io.LimitedReaders), it flushes the
+// buffer and moves the bytes in the kernel where the kernel allows.
+// Otherwise it behaves as bufio: if the underlying writer supports
+// ReadFrom, this calls it; if there is buffered data, this fills the
+// buffer and writes it before. A line-buffered Writer writes out through
+// the last newline of each chunk it reads, an unbuffered one each chunk.
 func (b *Writer) ReadFrom(r io.Reader) (n int64, err error) {
 	b.init()
 	if b.err != nil {
@@ -165,8 +164,8 @@ func (b *Writer) ReadFrom(r io.Reader) (n int64, err error) {
 		}
 		b.n += m
 		n += int64(m)
-		if b.s.mode != FullyBuffered && m > 0 {
-			if err1 := b.flushChunk(m); err1 != nil {
+		if sh := b.shim(); sh != nil && m > 0 {
+			if err1 := sh.flushRead(m); err1 != nil {
 				return n, err1
 			}
 		}

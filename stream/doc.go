@@ -12,27 +12,23 @@
 // buffered as glibc buffers a FILE: at its first read or write it
 // fstat()s the descriptor, line-buffers a terminal, leaves standard error
 // unbuffered, and sizes its buffer from st_blksize by a Policy (by
-// default min(st_blksize, 128 KiB), never less than bufio's 4096). A stream over anything else (a
-// bytes.Buffer, a strings.Reader, a net.Conn) gets exactly what bufio
-// gives it, and the error values are bufio's own.
+// default min(st_blksize, 128 KiB), never less than bufio's 4096). A
+// stream over anything else (a bytes.Buffer, a strings.Reader, a
+// net.Conn) gets exactly what bufio gives it, and the error values are
+// bufio's own.
 //
 // # Policies
 //
-//	policy      size                                                   source
-//	blksize     min(st_blksize, 128 KiB), at least 4096, a power of   glibc patch proposal (default),
-//	            two; 8192 if fstat fails                               bufio's 4096 as a floor
-//	bufsiz      min(st_blksize, 8192)                                  glibc since 2.25
-//	coreutils   smallest multiple of st_blksize >= 256 KiB             coreutils io_blksize()
-//	bufio       4096, never line buffered                              Go's bufio
-//	readahead   blksize's; a Reader over a regular file or a block     stream's own
-//	            device reads up to four buffers ahead, at their
-//	            offsets, while the caller works on this one (from
-//	            32 KiB, and GOMAXPROCS > 1; never pipes, terminals,
-//	            sockets, /proc, /sys)
-//	readahead:N N bytes, read ahead                                    stream's own
-//	cpython     max(min(st_blksize, 8 MiB), 128 KiB)                   CPython 3.14 open()
-//	rust        8192, no terminal rule                                 Rust's BufReader, BufWriter
-//	N           N bytes                                                setvbuf with a size
+//	policy      buffer size (see the Policy constants)
+//	blksize     min(st_blksize, 128 KiB), at least 4096 (the default)
+//	bufsiz      min(st_blksize, 8192), as glibc
+//	coreutils   the smallest multiple of st_blksize of at least 256 KiB
+//	bufio       4096, never line buffered, as bufio
+//	readahead   blksize's; a Reader over a file also reads ahead
+//	readahead:N N bytes, read ahead
+//	cpython     max(min(st_blksize, 8 MiB), 128 KiB), as CPython's open()
+//	rust        8192, no terminal rule, as Rust's BufReader and BufWriter
+//	N           N bytes, as setvbuf with a size
 //
 // The process default is the policy given to SetDefaultPolicy, else the
 // one the environment variable STDIOBUF_POLICY names (a bad value is
@@ -51,11 +47,11 @@
 // writer without stopping at each one; WriteTo, ReadFrom and CopyBytes
 // move bytes in the kernel between *os.File values; a value that only
 // offers a descriptor is buffered by it but read and written through its
-// own methods, as bufio does. Stdin, Stdout
-// and Stderr are the standard streams, and honour coreutils stdbuf's
-// _STDBUF_I, _STDBUF_O and _STDBUF_E, so `stdbuf -oL prog` works on a Go
-// program. Flush and Exit stand in for the flush glibc does at exit.
-// Info tells what a stream chose, why, and how many calls it made.
+// own methods, as bufio does. Stdin, Stdout and Stderr are the standard
+// streams, and honour coreutils stdbuf's _STDBUF_I, _STDBUF_O and
+// _STDBUF_E, so `stdbuf -oL prog` works on a Go program. Flush and Exit
+// stand in for the flush glibc does at exit. Info tells what a stream
+// chose, why, and how many calls it made.
 //
 // # Where it differs from glibc
 //
@@ -65,17 +61,13 @@
 //
 // # Reading ahead on a shared descriptor
 //
-// A Reader reads a whole buffer at a time, so when a program stops
-// reading early the descriptor's offset lies up to a buffer past the last
-// byte it used, and whoever reads the same open file next starts there.
-// In `{ tool -n 1; wc -c; } < file`, where tool reads one line with a
-// Reader and exits, wc starts 4096 bytes in under bufio and up to the
-// buffer size in under stream: 131072 where st_blksize is 128 KiB (never
-// past the end of the file). glibc's stdio does the same unless the
-// program calls fflush on its input. Reader.Sync is that fflush: on a
-// seekable input it gives the unread bytes back, so a tool that leaves
-// input to others needs one line, `defer r.Sync()`, or a call to Sync
-// before it exits; Exit does it for Stdin, as glibc's exit does.
+// A Reader reads a buffer at a time, so a program that stops reading
+// early leaves the descriptor's offset up to a buffer past the last byte
+// it used, and whoever reads the same open file next starts there, as
+// after glibc's stdio. Reader.Sync gives the unread bytes of a seekable
+// input back, as fflush on an input stream does: a tool that leaves input
+// to others calls it before it exits (defer r.Sync()). Exit does it for
+// Stdin, as glibc's exit does.
 //
 // # Concurrency
 //

@@ -9,6 +9,8 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -728,4 +730,89 @@ func sameError(err, want error) bool {
 		return err == want
 	}
 	return err.Error() == want.Error()
+}
+
+// TestReaderInfoSizeSmall checks that Info's Size, "the buffer size in
+// bytes", agrees with Size() also when the size asked for is below a
+// reader's minimum of 16 bytes.
+func TestReaderInfoSizeSmall(t *testing.T) {
+	t.Setenv(policyEnv, "")
+	tests := []struct {
+		name string
+		new  func(t *testing.T) *stream.Reader
+	}{
+		{"file, policy 8", func(t *testing.T) *stream.Reader {
+			return stream.NewReaderPolicy(openTempFile(t, "hello\n"), 8)
+		}},
+		{"file, Setvbuf(full, 1)", func(t *testing.T) *stream.Reader {
+			r := stream.NewReader(openTempFile(t, "hello\n"))
+			r.Setvbuf(stream.FullyBuffered, 1)
+			return r
+		}},
+		{"strings.Reader, Setvbuf(full, 1)", func(t *testing.T) *stream.Reader {
+			r := stream.NewReader(strings.NewReader("hello\n"))
+			r.Setvbuf(stream.FullyBuffered, 1)
+			return r
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := tt.new(t)
+			type sizes struct{ Before, BeforeInfo, After, AfterInfo int }
+			var got sizes
+			got.BeforeInfo, got.Before = r.Info().Size, r.Size()
+			if _, err := r.ReadString('\n'); err != nil {
+				t.Fatal(err)
+			}
+			got.AfterInfo, got.After = r.Info().Size, r.Size()
+			want := sizes{16, 16, 16, 16}
+			if diff := cmp.Diff(want, got); diff != "" {
+				t.Errorf("sizes (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+// TestKernelCopyErrorSticky checks that when Reader.WriteTo or CopyBytes
+// moves bytes in the kernel into a *Writer's descriptor and that fails,
+// the error is the Writer's first write error: sticky, returned by its next
+// Flush, as bufio's Writer.ReadFrom makes it (and as Writer.ReadFrom's
+// own kernel path does).
+func TestKernelCopyErrorSticky(t *testing.T) {
+	tests := []struct {
+		name string
+		copy func(in *os.File, w *stream.Writer) error
+	}{
+		{"Reader.WriteTo", func(in *os.File, w *stream.Writer) error {
+			_, err := stream.NewReader(in).WriteTo(w)
+			return err
+		}},
+		{"Reader.CopyBytes", func(in *os.File, w *stream.Writer) error {
+			_, err := stream.NewReader(in).CopyBytes(w, 1<<20)
+			return err
+		}},
+		{"Writer.ReadFrom", func(in *os.File, w *stream.Writer) error {
+			_, err := w.ReadFrom(in)
+			return err
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			in := openTempFile(t, strings.Repeat("x", 100000))
+			// A pipe nobody reads: the kernel copy fails with EPIPE.
+			pr, pw, err := os.Pipe()
+			if err != nil {
+				t.Fatal(err)
+			}
+			pr.Close()
+			defer pw.Close()
+			w := stream.NewWriter(pw)
+			type result struct{ CopyEPIPE, FlushEPIPE bool }
+			got := result{CopyEPIPE: errors.Is(tt.copy(in, w), syscall.EPIPE)}
+			got.FlushEPIPE = errors.Is(w.Flush(), syscall.EPIPE)
+			if diff := cmp.Diff(result{true, true}, got); diff != "" {
+				t.Errorf("(-want +got):\n%s", diff)
+			}
+		})
+	}
 }

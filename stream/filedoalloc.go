@@ -14,24 +14,37 @@ const (
 	writing
 )
 
-// setup is what a stream knows about how it is to be buffered: what the
-// caller asked for, and, once decided, what doallocate chose.
+// setup is what a stream knows about how it is to be buffered. Its fields
+// are of two kinds:
+//
+//  1. the settings, what the caller asked for: policy, size, and a Setvbuf
+//     setting (vbuf, vmode, vsize). Reset keeps them (settings).
+//  2. the decision that doallocate makes from them for the underlying
+//     reader or writer, and what the stream did since: mode, decided,
+//     overFD, info, why, calls. Reset drops them, and the decision is
+//     made again for the new reader or writer.
 //
 // mode is the copy of info.Mode that the hot paths of Reader, Writer and
 // Scanner check; apply is the one place that sets it, so it cannot fall
 // out of step with the decision.
 type setup struct {
-	mode    Mode   // info.Mode, set only by apply
-	policy  Policy // as given; PolicyDefault is resolved at decide time
-	size    int    // a size from NewReaderSize/NewWriterSize; 0 if none
-	vbuf    bool   // Setvbuf was called: vmode and vsize win over all else
-	vmode   Mode
-	vsize   int // 0: the policy's size
-	decided bool
+	mode    Mode     // info.Mode, set only by apply
+	policy  Policy   // as given; PolicyDefault is resolved at decide time
+	size    int      // a size from NewReaderSize/NewWriterSize; 0 if none
+	vbuf    bool     // Setvbuf was called: vmode and vsize win over all else
+	vmode   Mode     // the mode Setvbuf asked for
+	vsize   int      // the size Setvbuf asked for; 0: the policy's size
+	decided bool     // info and why hold a decision
 	overFD  bool     // decided for a descriptor
 	info    Info     // the decision; its Reason and call counts are filled in by report
 	why     reason   // why the decision is what it is: Info's Reason, unformatted
 	calls   counters // calls made on the underlying reader or writer
+}
+
+// settings returns the part of s that Reset keeps: the settings, with no
+// decision.
+func (s *setup) settings() setup {
+	return setup{policy: s.policy, size: s.size, vbuf: s.vbuf, vmode: s.vmode, vsize: s.vsize}
 }
 
 // report returns the decision with its reason and the current call
@@ -117,8 +130,7 @@ func (s *setup) decide(u any, dir direction) {
 
 // keeps reports whether a Reset to u would decide exactly as s did: s
 // decided for a value that is not a descriptor, and u is not one either.
-// That decision depends only on what Reset keeps (the requested size, the
-// policy, Setvbuf).
+// That decision depends only on the settings, which Reset keeps.
 func (s *setup) keeps(u any) bool {
 	_, hasFd := u.(interface{ Fd() uintptr }) // isDescriptor's first test, inlined
 	return s.decided && !s.overFD && (!hasFd || !isDescriptor(u))

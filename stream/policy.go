@@ -22,16 +22,16 @@ const (
 
 	// maxBlksizeBuffer caps st_blksize under PolicyBlksize. It is the value
 	// of the glibc patch proposal to size FILE buffers by st_blksize up to
-	// 128 KiB: there a getdelim/fwrite loop ran 1.69x the speed of 8 KiB on
-	// ZFS, while the 512 KiB to 4 MiB that NFS, CIFS and CephFS report was
-	// judged "a lot for an iostream". Past 128 KiB the syscall count stops
-	// mattering: getdelim --loop took 55.3 ms with 128 KiB buffers and 58.7
-	// ms with 1 MiB (bench/results/2026-11-30-xfs, on XFS, st_blksize 128 KiB).
+	// 128 KiB, which sped a getdelim/fwrite loop on ZFS, while the 512 KiB
+	// to 4 MiB that NFS, CIFS and CephFS report was judged "a lot for an
+	// iostream". Past 128 KiB the syscall count stops mattering: getdelim
+	// --loop runs no faster with 1 MiB buffers (cmd/headbench measures it
+	// on XFS with st_blksize 128 KiB; its results are in bench/results).
 	maxBlksizeBuffer = 128 << 10
 
 	// coreutilsIOBufsize is coreutils' IO_BUFSIZE (src/ioblksize.h): the
-	// smallest buffer at which syscall overhead stopped
-	// mattering on all 11 systems of its dd sweep.
+	// smallest buffer at which syscall overhead stopped mattering on all
+	// the systems of its dd sweep.
 	coreutilsIOBufsize = 256 << 10
 
 	// cpythonMinBuffer is CPython's io.DEFAULT_BUFFER_SIZE since 3.14,

@@ -4,9 +4,11 @@ package stream_test
 
 import (
 	"errors"
+	"math"
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -103,5 +105,50 @@ func TestSetDefaultPolicy(t *testing.T) {
 	}
 	if err := stream.SetDefaultPolicy(stream.Policy(-9)); err == nil || err.Error() != "stream: invalid policy Policy(-9): want blksize, bufsiz, coreutils, bufio, readahead, cpython, rust, readahead:SIZE, default or a size such as 65536 or 64K" {
 		t.Errorf("SetDefaultPolicy(-9) error: %v", err)
+	}
+}
+
+// TestInvalidPolicy checks that SetPolicy refuses every Policy that is
+// neither a named policy nor a positive size, however negative, and that
+// String never panics.
+func TestInvalidPolicy(t *testing.T) {
+	for _, p := range []stream.Policy{-8, -100, math.MinInt, math.MinInt + 1} {
+		r := stream.NewReader(strings.NewReader("x"))
+		w := stream.NewWriter(&strings.Builder{})
+		errR, errW := r.SetPolicy(p), w.SetPolicy(p)
+		if !errors.Is(errR, stream.ErrInvalidPolicy) || !errors.Is(errW, stream.ErrInvalidPolicy) {
+			t.Errorf("SetPolicy(%d): %v, %v; want ErrInvalidPolicy", int(p), errR, errW)
+		}
+		func() {
+			defer func() {
+				if e := recover(); e != nil {
+					t.Errorf("Policy(%d).String() panicked: %v", int(p), e)
+				}
+			}()
+			_ = p.String()
+		}()
+	}
+}
+
+// TestInvalidPolicyConstructors checks that the constructors take
+// an invalid policy as the default one, and that a stream that has not
+// decided reports no descriptor.
+func TestInvalidPolicyConstructors(t *testing.T) {
+	f, err := os.Open(os.DevNull)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	for _, p := range []stream.Policy{-8, stream.Policy(math.MinInt)} {
+		if got := stream.NewReaderPolicy(f, p).Info().Policy; got != stream.PolicyBlksize && os.Getenv(policyEnv) == "" {
+			t.Errorf("NewReaderPolicy(f, %d).Info().Policy = %v, want blksize", int(p), got)
+		}
+		if got := stream.NewWriterPolicy(f, p).Info().Policy; got != stream.PolicyBlksize && os.Getenv(policyEnv) == "" {
+			t.Errorf("NewWriterPolicy(f, %d).Info().Policy = %v, want blksize", int(p), got)
+		}
+	}
+	var zero stream.Reader
+	if got := zero.Info().Fd; got != -1 {
+		t.Errorf("zero Reader's Info().Fd = %d, want -1", got)
 	}
 }

@@ -46,11 +46,11 @@ import (
 // os.ErrClosed. No read can land on a descriptor number that was closed
 // and reused.
 type readahead struct {
-	f    raFile
-	pos  int64 // the file offset just after buf's bytes
-	run  *aheadRun
-	pend pending  // the part of a chunk not yet in buf
-	pool [][]byte // buffers of a run ended, for the next
+	f    raFile    // the file, read at offsets
+	pos  int64     // the file offset just after buf's bytes
+	run  *aheadRun // the reads under way; nil when none
+	pend pending   // the part of a chunk not yet in buf
+	pool [][]byte  // buffers of a run ended, for the next
 
 	calls *counters // the Reader's, for the reads of a run (tell)
 }
@@ -69,8 +69,8 @@ type pending struct {
 
 // minAheadSize is the smallest buffer PolicyReadahead reads ahead with.
 // A read ahead costs a hand-over, which a small read from the page cache
-// does not win back: with 4 KiB buffers getdelim --loop took 1.6x the time
-// of a plain Reader here (headbench --quick on ext4, a loaded machine).
+// does not win back: with 4 KiB buffers getdelim --loop is slower with
+// read-ahead than without (cmd/headbench --quick on ext4 measures it).
 // ReadaheadSize(n) reads ahead whatever n is: the caller asked for it.
 const minAheadSize = 32 << 10
 
@@ -222,10 +222,10 @@ func (ra *readahead) advance(n int) (ok, failed bool) {
 // buffered Reader over a file positionalFile accepts under PolicyReadahead
 // with buffers of at least minAheadSize, or under ReadaheadSize, when
 // the program may run on more than one CPU (GOMAXPROCS > 1: on one, a
-// read ahead only takes turns with the caller, measured 1.03x slower in
-// bench/results/2026-11-30-readahead/). Turned off, what was read ahead
-// is dropped, to be read again from the offset, which is just after the
-// buffer.
+// read ahead only takes turns with the caller and costs more than it
+// saves; bench/readahead.sh measures it on 1 CPU). Turned off, what was
+// read ahead is dropped, to be read again from the offset, which is just
+// after the buffer.
 func (b *Reader) updateAhead() {
 	f, isFile := raFileOf(b.rd)
 	_, sized := b.s.info.Policy.aheadSize()

@@ -12,11 +12,9 @@ import (
 const maxConsecutiveEmptyReads = 100
 
 // Reader implements buffering for an io.Reader object. It is bufio.Reader,
-// with glibc's choice of mode and size for a reader over a file descriptor.
-//
-// The bytes buffered and not yet read are buf[r:w]. A Reader over a
-// descriptor has a nil buf until its first operation that needs one; then
-// doallocate (filedoalloc.go) decides its mode and size.
+// with glibc's choice of mode and size for a reader over a file
+// descriptor: a Reader over a descriptor decides its mode and size at its
+// first operation that needs the buffer.
 //
 // A Reader reads ahead by up to its buffer size. Over a descriptor that
 // others read after it (a shell group, a child process) the offset is
@@ -25,15 +23,15 @@ const maxConsecutiveEmptyReads = 100
 //
 // A Reader is not safe for use by several goroutines at once; Stdin is.
 type Reader struct {
-	buf          []byte
-	rd           io.Reader // reader provided by the client
-	r, w         int       // buf read and write positions
-	err          error
+	buf          []byte     // nil until init
+	rd           io.Reader  // reader provided by the client
+	r, w         int        // buf read and write positions: buf[r:w] is buffered, not yet read
+	err          error      // the last read error, returned and cleared by readErr
 	lastByte     int        // last byte read for UnreadByte; -1 means invalid
 	lastRuneSize int        // size of last rune read for UnreadRune; -1 means invalid
 	ra           *readahead // nil unless reading ahead (readahead.go)
 	spare        []byte     // the buffer before a Reset, for init to reuse if the size fits; nil once buf is set
-	s            setup
+	s            setup      // the settings and the decision (filedoalloc.go)
 }
 
 // NewReaderSize returns a new Reader whose buffer has at least the
@@ -164,10 +162,11 @@ func (b *Reader) Info() Info {
 }
 
 // Reset discards any buffered data, resets all state, and switches the
-// buffered reader to read from r. A Setvbuf setting and the policy are
-// kept; the mode and size are decided again for r. Calling Reset on the
-// zero value of Reader initializes the buffer to bufio's default size (for
-// a reader that is not a descriptor). Calling b.Reset(b) does nothing.
+// buffered reader to read from r. What the Reader was asked for (its size,
+// policy and Setvbuf setting) is kept; its mode and size are decided again
+// for r. Calling Reset on the zero value of Reader initializes the buffer
+// to bufio's default size (for a reader that is not a descriptor). Calling
+// b.Reset(b) does nothing.
 func (b *Reader) Reset(r io.Reader) {
 	// NewReader(b) returns b itself, so code may well call b.Reset(b):
 	// reading from itself would never end.
@@ -185,12 +184,12 @@ func (b *Reader) Reset(r io.Reader) {
 	b.reset(r)
 }
 
-// reset is Reset for a new decision: the settings Reset keeps stay, the
-// old buffer is kept as a spare for init, and a reader that is not a
+// reset is Reset for a new decision: the settings stay (setup.settings),
+// the old buffer is kept as a spare for init, and a reader that is not a
 // descriptor is decided and given its buffer at once, as bufio's is.
 func (b *Reader) reset(r io.Reader) {
 	b.resetAhead()
-	s := setup{policy: b.s.policy, size: b.s.size, vbuf: b.s.vbuf, vmode: b.s.vmode, vsize: b.s.vsize}
+	s := b.s.settings()
 	spare := b.buf
 	if spare == nil {
 		spare = b.spare

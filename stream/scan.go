@@ -39,7 +39,7 @@ type Scanner struct {
 	done         bool      // Scan has finished.
 	limit        int       // bufio's largest buffer: the most split is offered
 	maxBuf       int       // the size the buffer may grow to: limit, or the policy's size if larger
-	s            setup     // the decision for a descriptor
+	s            setup     // the settings and the decision (filedoalloc.go)
 }
 
 // NewScanner returns a Scanner over r that splits it into lines (ScanLines)

@@ -75,3 +75,40 @@ func TestFDScannerReadsPolicySize(t *testing.T) {
 		})
 	}
 }
+
+// TestScannerBufferDecides checks that a Scanner over a descriptor given
+// its first buffer by Buffer still makes the decision before its first
+// read (so that stdbuf -i0 and the prompt flush apply), and that Info
+// reports it.
+func TestScannerBufferDecides(t *testing.T) {
+	t.Setenv(policyEnv, "")
+	tests := []struct {
+		name string
+		buf  []byte
+	}{
+		{"no Buffer", nil},
+		{"Buffer with a 64-byte slice", make([]byte, 64)},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			f := openTempFile(t, "a\nb\n")
+			s := stream.NewScanner(f)
+			if tt.buf != nil {
+				s.Buffer(tt.buf, 1024)
+			}
+			var lines []string
+			for s.Scan() {
+				lines = append(lines, s.Text())
+			}
+			type result struct {
+				Lines []string
+				Fd    int
+			}
+			got := result{lines, s.Info().Fd}
+			want := result{[]string{"a", "b"}, int(f.Fd())}
+			if diff := cmp.Diff(want, got); diff != "" {
+				t.Errorf("(-want +got):\n%s", diff)
+			}
+		})
+	}
+}

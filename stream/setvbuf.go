@@ -48,8 +48,9 @@ func checkVbuf(mode Mode, size int) error {
 //
 // Unlike glibc, it never drops input: every buffered unread byte stays
 // readable, so if more bytes are unread than size the buffer is made as
-// large as they are, and stays that size. A reader's size is at least 16 bytes, as in bufio.
-// Setvbuf wins over the policy, the terminal rule and _STDBUF_I.
+// large as they are, and stays that size. A reader's size is at least 16
+// bytes, as in bufio. Setvbuf wins over the policy, the terminal rule and
+// _STDBUF_I.
 func (b *Reader) Setvbuf(mode Mode, size int) error {
 	if err := checkVbuf(mode, size); err != nil {
 		return err

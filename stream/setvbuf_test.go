@@ -298,6 +298,50 @@ func TestSetvbufLineWriter(t *testing.T) {
 	}
 }
 
+// TestSetvbufLineWriterFailedFlush checks what a line-buffered write
+// returns when writing out its lines fails: all of p taken, with the
+// error; the bytes not written stay buffered and the error is sticky.
+func TestSetvbufLineWriterFailedFlush(t *testing.T) {
+	type result struct {
+		N, Buffered int
+		Err, Next   error
+	}
+	tests := []struct {
+		op   string
+		sw   bool
+		want result
+	}{
+		{"Write", false, result{5, 3, errFault, errFault}},
+		{"WriteString", false, result{5, 3, errFault, errFault}},
+		{"WriteString", true, result{5, 3, errFault, errFault}},
+	}
+	for _, tt := range tests {
+		t.Run(fmt.Sprintf("%s/StringWriter=%v", tt.op, tt.sw), func(t *testing.T) {
+			fw := newFaultWriter()
+			fw.errAt = 2 // "ab" of "ab\n" goes out, then the write fails
+			var under io.Writer = fw
+			if tt.sw {
+				under = stringFaultWriter{fw}
+			}
+			w := NewWriter(under)
+			if err := w.Setvbuf(LineBuffered, 16); err != nil {
+				t.Fatal(err)
+			}
+			var got result
+			if tt.op == "Write" {
+				got.N, got.Err = w.Write([]byte("ab\ncd"))
+			} else {
+				got.N, got.Err = w.WriteString("ab\ncd")
+			}
+			got.Buffered = w.Buffered()
+			_, got.Next = w.Write([]byte("x"))
+			if diff := cmp.Diff(tt.want, got, cmpopts.EquateErrors()); diff != "" {
+				t.Errorf("(-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
 // TestSetvbufUnbufferedWriter checks that each write of an unbuffered
 // Writer is one underlying write of exactly its bytes.
 func TestSetvbufUnbufferedWriter(t *testing.T) {

@@ -6,13 +6,9 @@ import (
 )
 
 // Writer implements buffering for an io.Writer object. It is bufio.Writer,
-// with glibc's choice of mode and size for a writer over a file descriptor.
-//
-// The bytes buffered and not yet written are buf[0:n]. A Writer over a
-// descriptor has a nil buf until its first write; then doallocate
-// (filedoalloc.go) decides its mode and size. An unbuffered Writer has no
-// buffer unless ReadFrom needed one to read into; either way its
-// Available is 0.
+// with glibc's choice of mode and size for a writer over a file descriptor:
+// a Writer over a descriptor decides its mode and size at its first write.
+// An unbuffered Writer hands every write on at once; its Available is 0.
 //
 // If an error occurs writing to a Writer, no more data will be accepted
 // and all subsequent writes, and Flush, will return the error; the bytes
@@ -23,12 +19,12 @@ import (
 // A Writer is not safe for use by several goroutines at once; Stdout and
 // Stderr are.
 type Writer struct {
-	err   error
-	buf   []byte
-	n     int
-	wr    io.Writer
-	spare []byte // the buffer before a Reset, for init to reuse if the size fits; nil once buf is set
-	s     setup
+	err   error     // the first write error, sticky; nil if none
+	buf   []byte    // nil until init, and when unbuffered until ReadFrom needs one
+	n     int       // buf[0:n] is buffered, not yet written
+	wr    io.Writer // writer provided by the client
+	spare []byte    // the buffer before a Reset, for init to reuse if the size fits; nil once buf is set
+	s     setup     // the settings and the decision (filedoalloc.go)
 }
 
 // NewWriterSize returns a new Writer whose buffer has at least the
@@ -127,11 +123,12 @@ func (b *Writer) Info() Info {
 	return b.s.report()
 }
 
-// Reset discards any unflushed buffered data, clears any error, and
-// resets b to write its output to w. A Setvbuf setting and the policy are
-// kept; the mode and size are decided again for w. Calling Reset on the
-// zero value of Writer initializes the buffer to bufio's default size (for
-// a writer that is not a descriptor). Calling w.Reset(w) does nothing.
+// Reset discards any unflushed buffered data, clears any error, and resets
+// b to write its output to w. What the Writer was asked for (its size,
+// policy and Setvbuf setting) is kept; its mode and size are decided again
+// for w. Calling Reset on the zero value of Writer initializes the buffer
+// to bufio's default size (for a writer that is not a descriptor). Calling
+// w.Reset(w) does nothing.
 func (b *Writer) Reset(w io.Writer) {
 	// NewWriter(b) returns b itself, so code may well call b.Reset(b):
 	// writing to itself would never end.
@@ -148,11 +145,11 @@ func (b *Writer) Reset(w io.Writer) {
 	b.reset(w)
 }
 
-// reset is Reset for a new decision: the settings Reset keeps stay, the
-// old buffer is kept as a spare for init, and a writer that is not a
+// reset is Reset for a new decision: the settings stay (setup.settings),
+// the old buffer is kept as a spare for init, and a writer that is not a
 // descriptor is decided and given its buffer at once, as bufio's is.
 func (b *Writer) reset(w io.Writer) {
-	s := setup{policy: b.s.policy, size: b.s.size, vbuf: b.s.vbuf, vmode: b.s.vmode, vsize: b.s.vsize}
+	s := b.s.settings()
 	spare := b.buf
 	if spare == nil {
 		spare = b.spare
@@ -238,34 +235,6 @@ func (b *Writer) AvailableBuffer() []byte {
 // sticky, the unwritten bytes stay buffered in every mode).
 func (b *Writer) Buffered() int { return b.n }
 
-// writeDirect hands p to the underlying writer whole, as an unbuffered
-// stream does, continuing after short writes.
-func (b *Writer) writeDirect(p []byte) (nn int, err error) {
-	if b.err != nil {
-		return 0, b.err
-	}
-	if err := b.Flush(); err != nil {
-		return 0, err
-	}
-	for len(p) > 0 {
-		b.s.calls.writes++
-		n, err := b.wr.Write(p)
-		if n < 0 {
-			panic(errNegativeWrite)
-		}
-		nn += n
-		p = p[n:]
-		if err == nil && n == 0 {
-			err = io.ErrShortWrite
-		}
-		if err != nil {
-			b.err = err
-			return nn, err
-		}
-	}
-	return nn, nil
-}
-
 // Write takes p into the buffer, writing the buffer out whenever it fills
 // (a p at least as large as the free buffer goes out directly, uncopied,
 // when nothing is buffered). It returns how much of p it took; if not all,
@@ -283,18 +252,105 @@ func (b *Writer) Write(p []byte) (nn int, err error) {
 }
 
 // write is Write past its fast path.
-func (b *Writer) write(p []byte) (nn int, err error) {
-	if b.s.mode != FullyBuffered || b.buf == nil {
-		b.init()
-		switch b.s.mode {
-		case LineBuffered:
-			return b.writeLines(p)
-		case Unbuffered:
-			return b.writeDirect(p)
-		}
+func (b *Writer) write(p []byte) (int, error) {
+	if sh := b.shim(); sh != nil {
+		return sh.write(p)
 	}
 	return b.writeBlock(p)
 }
+
+// A shim is the layer over a Writer's buffer that gives a line-buffered
+// or unbuffered Writer its mode: every write that misses the fully
+// buffered fast paths goes through the shim that Writer.shim picks, so
+// the mode is looked at in one place. A fully buffered Writer has no
+// shim; its buffer is all it needs.
+type shim interface {
+	// write is Write in the shim's mode.
+	write(p []byte) (int, error)
+	// writeString is WriteString in the shim's mode.
+	writeString(s string) (int, error)
+	// flushRead applies the mode to the last m buffered bytes, which
+	// ReadFrom has just read into the buffer.
+	flushRead(m int) error
+}
+
+// shim returns the layer a line-buffered or unbuffered Writer writes
+// through, or nil if b is fully buffered. It inlines, so that a fully
+// buffered Writer pays one test for it.
+func (b *Writer) shim() shim {
+	if b.s.mode == FullyBuffered && b.buf != nil {
+		return nil
+	}
+	return b.pickShim()
+}
+
+// pickShim is shim for a Writer that may not have decided: a Writer over
+// a descriptor makes its decision (and gets its buffer) here, at its
+// first write. It is kept out of line so that shim inlines.
+//
+//go:noinline
+func (b *Writer) pickShim() shim {
+	b.init()
+	switch b.s.mode {
+	case LineBuffered:
+		return (*lineShim)(b)
+	case Unbuffered:
+		return (*directShim)(b)
+	}
+	return nil
+}
+
+// directShim is the layer of an unbuffered Writer: each write, after
+// whatever is buffered, goes to the underlying writer whole, a string
+// through its WriteString if it has one, uncopied.
+type directShim Writer
+
+func (d *directShim) write(p []byte) (int, error) {
+	b := (*Writer)(d)
+	if err := b.Flush(); err != nil {
+		return 0, err
+	}
+	return writeOut(b, p, b.wr.Write)
+}
+
+func (d *directShim) writeString(s string) (int, error) {
+	b := (*Writer)(d)
+	sw, ok := b.wr.(io.StringWriter)
+	if !ok {
+		return d.write([]byte(s))
+	}
+	if err := b.Flush(); err != nil {
+		return 0, err
+	}
+	return writeOut(b, s, sw.WriteString)
+}
+
+// writeOut hands p to write, one of b's underlying writer's methods,
+// until all of it is taken, continuing after short writes. It stops at
+// the first error (a write that takes nothing is io.ErrShortWrite), which
+// becomes b's sticky error, and returns how much of p was taken.
+func writeOut[T []byte | string](b *Writer, p T, write func(T) (int, error)) (nn int, err error) {
+	for len(p) > 0 {
+		b.s.calls.writes++
+		n, err := write(p)
+		if n < 0 {
+			panic(errNegativeWrite)
+		}
+		nn += n
+		p = p[n:]
+		if err == nil && n == 0 {
+			err = io.ErrShortWrite
+		}
+		if err != nil {
+			b.err = err
+			return nn, err
+		}
+	}
+	return nn, nil
+}
+
+// flushRead writes out everything ReadFrom read.
+func (d *directShim) flushRead(int) error { return (*Writer)(d).Flush() }
 
 // writeBlock is Write for a fully buffered Writer. While p does not fit
 // beside what is buffered, it goes straight to the underlying writer if
@@ -332,11 +388,9 @@ func (b *Writer) WriteByte(c byte) error {
 		b.n++
 		return nil
 	}
-	if b.s.mode != FullyBuffered || b.buf == nil {
-		b.init()
-		if b.s.mode != FullyBuffered {
-			return b.writeByteMode(c)
-		}
+	if sh := b.shim(); sh != nil {
+		_, err := sh.write([]byte{c})
+		return err
 	}
 	if b.err != nil {
 		return b.err
@@ -349,16 +403,6 @@ func (b *Writer) WriteByte(c byte) error {
 	return nil
 }
 
-// writeByteMode is WriteByte for line-buffered and unbuffered writers.
-func (b *Writer) writeByteMode(c byte) error {
-	if b.s.mode == Unbuffered {
-		_, err := b.writeDirect([]byte{c})
-		return err
-	}
-	_, err := b.writeLines([]byte{c})
-	return err
-}
-
 // WriteRune writes r UTF-8 encoded (an invalid r as U+FFFD) and returns
 // how many bytes that took.
 func (b *Writer) WriteRune(r rune) (size int, err error) {
@@ -369,13 +413,9 @@ func (b *Writer) WriteRune(r rune) (size int, err error) {
 		}
 		return 1, nil
 	}
-	if b.s.mode != FullyBuffered || b.buf == nil {
-		b.init()
-		if b.s.mode != FullyBuffered {
-			// A rune of two bytes or more holds no newline byte.
-			var enc [utf8.UTFMax]byte
-			return b.Write(utf8.AppendRune(enc[:0], r))
-		}
+	if sh := b.shim(); sh != nil {
+		var enc [utf8.UTFMax]byte
+		return sh.write(utf8.AppendRune(enc[:0], r))
 	}
 	if b.err != nil {
 		return 0, b.err
@@ -397,43 +437,10 @@ func (b *Writer) WriteRune(r rune) (size int, err error) {
 // WriteString is Write for a string. A string that goes out directly goes
 // through the underlying writer's WriteString if it has one, uncopied.
 func (b *Writer) WriteString(s string) (int, error) {
-	if b.s.mode != FullyBuffered || b.buf == nil {
-		b.init()
-		switch b.s.mode {
-		case LineBuffered:
-			return b.writeLinesString(s)
-		case Unbuffered:
-			if sw, ok := b.wr.(io.StringWriter); ok {
-				return b.writeDirectString(sw, s)
-			}
-			return b.writeDirect([]byte(s))
-		}
+	if sh := b.shim(); sh != nil {
+		return sh.writeString(s)
 	}
 	return b.writeBlockString(s)
-}
-
-// writeDirectString is writeDirect for a string and a StringWriter.
-func (b *Writer) writeDirectString(sw io.StringWriter, s string) (nn int, err error) {
-	if err := b.Flush(); err != nil {
-		return 0, err
-	}
-	for len(s) > 0 {
-		b.s.calls.writes++
-		n, err := sw.WriteString(s)
-		if n < 0 {
-			panic(errNegativeWrite)
-		}
-		nn += n
-		s = s[n:]
-		if err == nil && n == 0 {
-			err = io.ErrShortWrite
-		}
-		if err != nil {
-			b.err = err
-			return nn, err
-		}
-	}
-	return nn, nil
 }
 
 // writeBlockString is writeBlock for a string. Whether the underlying
