@@ -32,9 +32,17 @@ export GOROOT=$goroot GOTOOLCHAIN=local GOFLAGS="-overlay=$overlay"
 go=$goroot/bin/go
 "$go" version
 runtime_tests='Crash|Panic|Goexit|Signal|Exit|Recover|Print'
+# testing's TestChdir/relative climbs from its package directory with
+# "..": under the link stdiobuf makes to a downloaded toolchain's GOROOT,
+# ".." leaves the link's target, so the test fails there with or without
+# the overlay. It runs with the installed toolchain, whose GOROOT is real.
+skip=()
+if [ "$(readlink -f "$goroot")" != "$goroot" ]; then
+	skip=(-skip '^TestChdir$/^relative$')
+fi
 t0=$(date +%s)
 status=0
-"$go" test -count=1 "$@" os fmt log os/exec os/signal syscall testing || status=1
+"$go" test -count=1 "${skip[@]}" "$@" os fmt log os/exec os/signal syscall testing || status=1
 "$go" test -count=1 -short -run "$runtime_tests" "$@" runtime || status=1
 echo "bench/stdout-stdlib.sh: $(($(date +%s) - t0)) s"
 exit $status
