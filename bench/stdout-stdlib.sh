@@ -26,7 +26,7 @@ if [ -n "${STDIOBUF_GO:-}" ]; then
 	export GOTOOLCHAIN=$STDIOBUF_GO
 fi
 overlay=$(./stdiobuf overlay -stdout)
-goroot=$(sed -n 's|^[[:space:]]*"\(.*\)/src/bufio/[^/"]*":.*|\1|p' "$overlay" | head -1)
+goroot=$(sed -n 's|^[[:space:]]*"\(.*\)/src/bufio/[^/"]*":.*|\1|p' "$overlay" | sed -n 1p)
 [ -n "$goroot" ] || { echo "$0: no GOROOT in $overlay" >&2; exit 1; }
 export GOROOT=$goroot GOTOOLCHAIN=local GOFLAGS="-overlay=$overlay"
 go=$goroot/bin/go
