@@ -72,10 +72,6 @@ var ErrMissing = errors.New("osstdout: package os lacks a name -stdout wraps")
 // toolchain in errors.
 func Files(goroot, goVersion string, templates map[string][]byte) (map[string][]byte, error) {
 	dir := filepath.Join(goroot, "src", "os")
-	ents, err := os.ReadDir(dir)
-	if err != nil {
-		return nil, err
-	}
 	want := make(map[string]bool)
 	for _, m := range Methods {
 		want["*File."+m] = false
@@ -86,29 +82,25 @@ func Files(goroot, goVersion string, templates map[string][]byte) (map[string][]
 	want["type "+fileStruct] = false
 	out := make(map[string][]byte)
 	fset := token.NewFileSet()
-	for _, e := range ents {
-		name := e.Name()
-		if e.IsDir() || !strings.HasSuffix(name, ".go") || strings.HasSuffix(name, "_test.go") {
-			continue
-		}
+	err := eachSource(dir, func(name string, src []byte) error {
 		path := filepath.Join(dir, name)
-		src, err := os.ReadFile(path)
-		if err != nil {
-			return nil, err
-		}
 		f, err := parser.ParseFile(fset, path, src, parser.ParseComments)
 		if err != nil {
-			return nil, err
+			return err
 		}
 		renamed := rename(f, want)
 		if !addAliasField(f, want) && !renamed {
-			continue
+			return nil
 		}
 		var buf bytes.Buffer
 		if err := format.Node(&buf, fset, f); err != nil {
-			return nil, fmt.Errorf("osstdout: formatting %s: %w", path, err)
+			return fmt.Errorf("osstdout: formatting %s: %w", path, err)
 		}
 		out[name] = buf.Bytes()
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	var missing []string
 	for k, found := range want {
@@ -134,6 +126,30 @@ func Files(goroot, goVersion string, templates map[string][]byte) (map[string][]
 		out[name] = b
 	}
 	return out, nil
+}
+
+// eachSource calls fn with the base name and the source of each Go file
+// of the package in dir, test files left out, in the order of the names,
+// and stops at the first error.
+func eachSource(dir string, fn func(name string, src []byte) error) error {
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		return err
+	}
+	for _, e := range ents {
+		name := e.Name()
+		if e.IsDir() || !strings.HasSuffix(name, ".go") || strings.HasSuffix(name, "_test.go") {
+			continue
+		}
+		src, err := os.ReadFile(filepath.Join(dir, name))
+		if err != nil {
+			return err
+		}
+		if err := fn(name, src); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // rename renames, in f, the declarations named in want (as "*File.Name"

@@ -107,28 +107,20 @@ func PatchFiles(goroot, goVersion, pkg string, templates map[string][]byte) (map
 		return nil, fmt.Errorf("osstdout: no hooks for package %s", pkg)
 	}
 	dir := filepath.Join(goroot, "src", filepath.FromSlash(pkg))
-	ents, err := os.ReadDir(dir)
-	if err != nil {
-		return nil, err
-	}
 	found := make(map[string]int) // declarations of each hooked function
 	out := make(map[string][]byte)
-	for _, e := range ents {
-		name := e.Name()
-		if e.IsDir() || !strings.HasSuffix(name, ".go") || strings.HasSuffix(name, "_test.go") {
-			continue
-		}
-		src, err := os.ReadFile(filepath.Join(dir, name))
-		if err != nil {
-			return nil, err
-		}
+	err := eachSource(dir, func(name string, src []byte) error {
 		patched, err := insertHooks(name, src, hooks, found)
 		if err != nil {
-			return nil, fmt.Errorf("%w: %s's %s/%s: %v", ErrMoved, goVersion, pkg, name, err)
+			return fmt.Errorf("%w: %s's %s/%s: %v", ErrMoved, goVersion, pkg, name, err)
 		}
 		if patched != nil {
 			out[name] = patched
 		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	var problems []string
 	for _, h := range hooks {
