@@ -417,7 +417,7 @@ type sysIOCall struct {
 
 var (
 	// straceLine is a whole call: `read(0, "ab"..., 4096) = 2`.
-	straceLine = regexp.MustCompile(`^(read|write)\((\d+), .*, (\d+)\)\s+= -?\d+`)
+	straceLine = regexp.MustCompile(`^(read|write)\((\d+), .*, (\d+)\)\s+= (-?\d+)`)
 	// stracePid is the pid strace -f puts first, and the rest.
 	stracePid = regexp.MustCompile(`^(\d*)\s*(.*)$`)
 	// straceResumed is the end of a call another thread interrupted:
@@ -428,7 +428,12 @@ var (
 )
 
 // parseStrace reads the read(2) and write(2) calls from strace -f output,
-// joining the halves of calls that other threads interrupted.
+// joining the halves of calls that other threads interrupted. A write
+// that took less than it asked for (a signal, such as the runtime's
+// preemption, interrupts a blocking write to a pipe), or failed to be
+// retried (EINTR, EAGAIN), is one call with the writes of package os that
+// finish it: the next write on the same descriptor that asks for exactly
+// the rest. Those are os.File's, not the buffer's.
 func parseStrace(t *testing.T, path string) []sysIOCall {
 	t.Helper()
 	data, err := os.ReadFile(path)
@@ -437,6 +442,7 @@ func parseStrace(t *testing.T, path string) []sysIOCall {
 	}
 	var calls []sysIOCall
 	pending := map[string]string{} // pid: the start of an unfinished call
+	owed := map[int]int{}          // fd: what its last write left to write
 	for _, line := range strings.Split(string(data), "\n") {
 		m := stracePid.FindStringSubmatch(line)
 		pid, text := m[1], m[2]
@@ -459,6 +465,20 @@ func parseStrace(t *testing.T, path string) []sysIOCall {
 		}
 		fd, _ := strconv.Atoi(m[2])
 		size, _ := strconv.Atoi(m[3])
+		ret, _ := strconv.Atoi(m[4])
+		if m[1] == "write" {
+			rest, finishing := owed[fd]
+			delete(owed, fd)
+			switch {
+			case ret < 0:
+				owed[fd] = size
+			case ret < size:
+				owed[fd] = size - ret
+			}
+			if finishing && size == rest {
+				continue
+			}
+		}
 		calls = append(calls, sysIOCall{Name: m[1], Fd: fd, Size: size})
 	}
 	if len(pending) > 0 {
@@ -499,4 +519,43 @@ func repeatInt(v, n int) []int {
 		s[i] = v
 	}
 	return s
+}
+
+// TestParseStrace: the halves of an interrupted call are one call, and a
+// write that os.File finishes after a short or failed write is one call
+// of the size the buffer asked for, on that descriptor only.
+func TestParseStrace(t *testing.T) {
+	tests := []struct {
+		name  string
+		trace string
+		want  []sysIOCall
+	}{
+		{"whole calls", "read(0, \"ab\"..., 4096) = 2\nwrite(1, \"ab\", 2) = 2\n",
+			[]sysIOCall{{"read", 0, 4096}, {"write", 1, 2}}},
+		{"resumed", "12 write(1, \"ab\", 2 <unfinished ...>\n13 read(0, \"\", 4096) = 0\n12 <... write resumed>) = 2\n",
+			[]sysIOCall{{"read", 0, 4096}, {"write", 1, 2}}},
+		{"short write finished", "write(1, \"a\"..., 262144) = 65536\nwrite(1, \"a\"..., 196608) = 196608\nwrite(1, \"b\"..., 37856) = 37856\n",
+			[]sysIOCall{{"write", 1, 262144}, {"write", 1, 37856}}},
+		{"short twice", "write(1, \"a\"..., 300) = 100\nwrite(1, \"a\"..., 200) = 50\nwrite(1, \"a\"..., 150) = 150\n",
+			[]sysIOCall{{"write", 1, 300}}},
+		{"failed, then retried", "write(1, \"a\"..., 4096) = -1 EAGAIN (Resource temporarily unavailable)\nwrite(1, \"a\"..., 4096) = 4096\n",
+			[]sysIOCall{{"write", 1, 4096}}},
+		{"a full write is not continued", "write(1, \"a\"..., 4096) = 4096\nwrite(1, \"a\"..., 4096) = 4096\n",
+			[]sysIOCall{{"write", 1, 4096}, {"write", 1, 4096}}},
+		{"another descriptor", "write(1, \"a\"..., 300) = 100\nwrite(2, \"e\"..., 200) = 200\nwrite(1, \"a\"..., 200) = 200\n",
+			[]sysIOCall{{"write", 1, 300}, {"write", 2, 200}}},
+		{"not the rest", "write(1, \"a\"..., 300) = 100\nwrite(1, \"b\"..., 50) = 50\n",
+			[]sysIOCall{{"write", 1, 300}, {"write", 1, 50}}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), "trace")
+			if err := os.WriteFile(path, []byte(tt.trace), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(tt.want, parseStrace(t, path)); diff != "" {
+				t.Errorf("parseStrace (-want +got):\n%s", diff)
+			}
+		})
+	}
 }
