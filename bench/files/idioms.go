@@ -26,30 +26,30 @@ const (
 // idiom is one row of the matrix: a program (in plain/, bufio/ and c/,
 // each where it exists) run on one kind of input.
 type idiom struct {
-	name    string    // the row's name, unique
-	prog    string    // the program's folder in plain/ and bufio/, and c/<prog>.c
-	what    string    // the idiom in words, for the table
-	unit    string    // what one record is
-	input   string    // "ints" or "recs": the data file it reads, or "" if none
-	stdin   stdinKind // how the input reaches it when on standard input
-	writes  bool      // writes the file named by its last argument
-	stdout  bool      // prints its result on standard output
-	already bool      // already buffers: the target is its plain time
+	name   string    // the row's name, unique
+	prog   string    // the program's folder in plain/ and bufio/, and c/<prog>.c
+	what   string    // the idiom in words, for the table
+	unit   string    // what one record is
+	input  string    // "ints" or "recs": the data file it reads, or "" if none
+	stdin  stdinKind // how the input reaches it when on standard input
+	writes bool      // writes the file named by its last argument
+	stdout bool      // prints its result on standard output
+	target string    // issue 22's target for -files's CPU time, "" if none
 }
 
 // idioms are the rows, in the tables' order.
 var idioms = []idiom{
-	{name: "fprintf", prog: "fprintf", what: "fmt.Fprintf loop to a file from os.Create", unit: "line", writes: true},
-	{name: "log", prog: "log", what: "log.Printf with log.SetOutput(file)", unit: "line", writes: true},
-	{name: "scan-file", prog: "scan", what: "fmt.Scan of integers, stdin a file", unit: "integer", input: "ints", stdin: stdinFile, stdout: true},
-	{name: "scan-pipe", prog: "scan", what: "fmt.Scan of integers, stdin a pipe", unit: "integer", input: "ints", stdin: stdinPipe, stdout: true},
-	{name: "fscan", prog: "fscan", what: "fmt.Fscan on an os.Open'd file", unit: "integer", input: "ints", stdout: true},
-	{name: "binread", prog: "binread", what: "binary.Read of 16-byte records from a file", unit: "record", input: "recs", stdout: true},
-	{name: "bytereads", prog: "bytereads", what: "os.Stdin.Read of one byte at a time", unit: "byte", input: "ints", stdin: stdinFile, stdout: true},
+	{name: "fprintf", prog: "fprintf", what: "fmt.Fprintf loop to a file from os.Create", unit: "line", writes: true, target: "2.0x C"},
+	{name: "log", prog: "log", what: "log.Printf with log.SetOutput(file)", unit: "line", writes: true, target: "1.6x C"},
+	{name: "scan-file", prog: "scan", what: "fmt.Scan of integers, stdin a file", unit: "integer", input: "ints", stdin: stdinFile, stdout: true, target: "5.0x C"},
+	{name: "scan-pipe", prog: "scan", what: "fmt.Scan of integers, stdin a pipe", unit: "integer", input: "ints", stdin: stdinPipe, stdout: true, target: "5.0x C"},
+	{name: "fscan", prog: "fscan", what: "fmt.Fscan on an os.Open'd file", unit: "integer", input: "ints", stdout: true, target: "5.0x C"},
+	{name: "binread", prog: "binread", what: "binary.Read of 16-byte records from a file", unit: "record", input: "recs", stdout: true, target: "5.0x C"},
+	{name: "bytereads", prog: "bytereads", what: "os.Stdin.Read of one byte at a time", unit: "byte", input: "ints", stdin: stdinFile, stdout: true, target: "2.0x C"},
 	{name: "gob", prog: "gob", what: "gob Encoder, Encode per record to a file", unit: "record", writes: true},
 	{name: "json", prog: "json", what: "json Encoder, Encode per record to a file", unit: "record", writes: true},
-	{name: "bufiofiles", prog: "bufiofiles", what: "already buffers: bufio Scanner and Writer over the files", unit: "line", input: "ints", writes: true, stdout: true, already: true},
-	{name: "blocks", prog: "blocks", what: "already buffers: 128 KiB Read and Write calls", unit: "line", input: "ints", writes: true, stdout: true, already: true},
+	{name: "bufiofiles", prog: "bufiofiles", what: "already buffers: bufio Scanner and Writer over the files", unit: "line", input: "ints", writes: true, stdout: true, target: "1.03x plain"},
+	{name: "blocks", prog: "blocks", what: "already buffers: 128 KiB Read and Write calls", unit: "line", input: "ints", writes: true, stdout: true, target: "1.03x plain"},
 }
 
 // dataset is the input of one size and what each program must make of it.

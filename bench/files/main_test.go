@@ -161,13 +161,33 @@ func TestWriteMarkdown(t *testing.T) {
 		"- machine: Test CPU, 2 CPUs, Linux 6.18; go1.26.8; cc 12\n",
 		"- load average (1, 5, 15 min): 1.00 2.00 3.00 before, 4.00 5.00 6.00 after\n",
 		"- command: `go run ./bench/files -rounds 3`\n",
-		"| idiom | calls per record, plain / bufio / c | plain CPU / C | bufio CPU / C | bufio CPU / plain |\n|---|---|---|---|---|\n",
-		"| fmt.Fprintf loop to a file from os.Create | 1.00 / 0.002 / 0.002 | 21.0x | 1.40x | 0.07x |\n",
-		"| gob Encoder, Encode per record to a file | 1.00 / – / – | – | – | – |\n",
+		"- warning: the 1-minute load average reached 4.00 on 2 CPUs",
+		"| idiom | calls per record, plain / bufio / c | plain CPU / C | bufio CPU / C | bufio CPU / plain | -files target, CPU |\n|---|---|---|---|---|---|\n",
+		"| fmt.Fprintf loop to a file from os.Create | 1.00 / 0.002 / 0.002 | 21.0x | 1.40x | 0.07x | ≤ 2.0x C |\n",
+		"| gob Encoder, Encode per record to a file | 1.00 / – / – | – | – | – | – |\n",
 		"| fprintf | c | line | 10.0 (9.0–11.0) | 20.0 | 5 / 3 | 0.002 |\n",
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("results.md lacks %q; it is:\n%s", want, out)
+		}
+	}
+}
+
+func TestBusyLoad(t *testing.T) {
+	tests := []struct {
+		load0, load1 []string
+		busy         bool
+	}{
+		{[]string{"0.50"}, []string{"1.90"}, false},
+		{[]string{"2.00"}, []string{"2.00"}, false},
+		{[]string{"2.01"}, []string{"1.00"}, true},
+		{nil, []string{"14.6"}, true},
+		{[]string{"?"}, nil, false},
+	}
+	for _, tt := range tests {
+		got := busyLoad(machine{cores: 2, load0: tt.load0, load1: tt.load1})
+		if (got != "") != tt.busy {
+			t.Errorf("busyLoad(%v, %v) = %q, want busy %v", tt.load0, tt.load1, got, tt.busy)
 		}
 	}
 }

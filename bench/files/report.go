@@ -224,7 +224,10 @@ func writeMarkdown(w io.Writer, m machine, variants []variant, ids []idiom, cell
 	fmt.Fprintf(w, "- data and output files: %s\n", m.fs)
 	fmt.Fprintf(w, "- load average (1, 5, 15 min): %s before, %s after\n", strings.Join(m.load0, " "), strings.Join(m.load1, " "))
 	fmt.Fprintf(w, "- command: `%s`\n", strings.TrimSpace(m.command))
-	fmt.Fprintf(w, "- %d interleaved rounds of %d records (the order rotated each round); CPU time is user + system of the program's process, medians; calls per record are read/write-family system calls (%s) under `strace -f -c` on %d records, less those on empty input, over %d\n\n",
+	if busy := busyLoad(m); busy != "" {
+		fmt.Fprintf(w, "- warning: %s\n", busy)
+	}
+	fmt.Fprintf(w, "- %d interleaved rounds of %d records (the order rotated each round); CPU time is user + system of the program's process, medians; calls per record are read/write-family system calls (%s) under `strace -f -c` on %d records, less those on empty input, over %d; issue 22's targets for -files: calls per record at most 2x C's, CPU as in the last column\n\n",
 		m.rounds, m.records, straceSet, m.straceRecords, m.straceRecords)
 
 	var others []variant
@@ -244,8 +247,8 @@ func writeMarkdown(w io.Writer, m machine, variants []variant, ids []idiom, cell
 			fmt.Fprintf(w, " %s CPU / plain |", v.name)
 		}
 	}
-	fmt.Fprintln(w)
-	fmt.Fprint(w, "|---|---|")
+	fmt.Fprintln(w, " -files target, CPU |")
+	fmt.Fprint(w, "|---|---|---|")
 	for _, v := range others {
 		fmt.Fprint(w, "---|")
 		if v.name != "plain" && has["plain"] {
@@ -269,7 +272,11 @@ func writeMarkdown(w io.Writer, m machine, variants []variant, ids []idiom, cell
 				fmt.Fprintf(w, " %s |", ratio(cells[key{id.name, v.name}], plain))
 			}
 		}
-		fmt.Fprintln(w)
+		target := "–"
+		if id.target != "" {
+			target = "≤ " + id.target
+		}
+		fmt.Fprintf(w, " %s |\n", target)
 	}
 	fmt.Fprintf(w, "\n– : no such program (bufio/ has none of the programs that already buffer, c/ no gob; the stdout variant builds only the programs that print).\n\n")
 
@@ -286,6 +293,24 @@ func writeMarkdown(w io.Writer, m machine, variants []variant, ids []idiom, cell
 				c.cpu*1e3, c.cpuMin*1e3, c.cpuMax*1e3, c.wall*1e3, c.calls, c.callsEmpty, perRecord(c))
 		}
 	}
+}
+
+// busyLoad returns a sentence saying the load average was above the CPU
+// count before or after the run, or "" if it was not.
+func busyLoad(m machine) string {
+	high := 0.0
+	for _, l := range [][]string{m.load0, m.load1} {
+		if len(l) == 0 {
+			continue
+		}
+		if x, err := strconv.ParseFloat(l[0], 64); err == nil {
+			high = max(high, x)
+		}
+	}
+	if high <= float64(m.cores) {
+		return ""
+	}
+	return fmt.Sprintf("the 1-minute load average reached %.2f on %d CPUs: other work shared the machine, which disturbs wall time most and CPU time less (a system call costs more when caches are shared)", high, m.cores)
 }
 
 // variantNamesOf returns the variants' names.
