@@ -98,7 +98,7 @@ func parseFlags(args []string, stderr io.Writer) (*config, error) {
 	fs := flag.NewFlagSet("filesbench", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	cfg := &config{command: "go run ./bench/files " + strings.Join(args, " ")}
-	fs.IntVar(&cfg.records, "records", 100000, "records (lines, integers, 16-byte records) per timed run")
+	fs.IntVar(&cfg.records, "records", 100000, "records (lines, integers, 16-byte records) per timed run; the programs that already buffer run on a multiple (idioms.go's scale)")
 	fs.IntVar(&cfg.straceRecords, "strace-records", 10000, "records of the run under strace that counts system calls")
 	fs.IntVar(&cfg.rounds, "rounds", 5, "timed `rounds`, each running every idiom and variant once")
 	variants := fs.String("variants", "plain,bufio,stdout,c", "the variants, comma-separated: "+strings.Join(variantNamesOf(variantTable), ", "))
@@ -227,10 +227,12 @@ func run(ctx context.Context, cfg *config) error {
 		return err
 	}
 	sets := map[int]*dataset{}
-	for _, n := range []int{cfg.records, cfg.straceRecords, 0} {
-		if sets[n] == nil {
-			if sets[n], err = makeDataset(work, n); err != nil {
-				return err
+	for _, j := range all {
+		for _, n := range []int{j.id.times(cfg.records), j.id.times(cfg.straceRecords), 0} {
+			if sets[n] == nil {
+				if sets[n], err = makeDataset(work, n); err != nil {
+					return err
+				}
 			}
 		}
 	}
@@ -239,20 +241,18 @@ func run(ctx context.Context, cfg *config) error {
 
 	fmt.Fprintf(os.Stderr, "filesbench: counting system calls of %d programs under strace\n", len(all))
 	for _, j := range all {
-		for _, n := range []int{cfg.straceRecords, 0} {
-			d := sets[n]
-			r, err := runOnce(ctx, j, d, out, filepath.Join(work, "strace.txt"))
+		for _, n := range []int{j.id.times(cfg.straceRecords), 0} {
+			r, err := runOnce(ctx, j, sets[n], out, filepath.Join(work, "strace.txt"))
 			if err != nil {
 				return err
 			}
 			runs = append(runs, r)
 		}
 	}
-	d := sets[cfg.records]
 	for round := range cfg.rounds {
 		for k := range all {
 			j := all[(k+round)%len(all)]
-			r, err := runOnce(ctx, j, d, out, "")
+			r, err := runOnce(ctx, j, sets[j.id.times(cfg.records)], out, "")
 			if err != nil {
 				return err
 			}

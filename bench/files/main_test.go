@@ -114,10 +114,10 @@ func sampleRuns() []runRecord {
 func TestSummarize(t *testing.T) {
 	got := summarize(sampleRuns())
 	want := map[key]*cell{
-		{"fprintf", "plain"}: {cpu: 0.21, wall: 0.42, cpuMin: 0.19, cpuMax: 0.25, runs: 3, calls: 1004, callsEmpty: 4, straceRecords: 1000, callsPerRecord: 1, hasCalls: true, hasTimes: true},
-		{"fprintf", "bufio"}: {cpu: 0.014, wall: 0.028, cpuMin: 0.013, cpuMax: 0.015, runs: 3, calls: 7, callsEmpty: 5, straceRecords: 1000, callsPerRecord: 0.002, hasCalls: true, hasTimes: true},
-		{"fprintf", "c"}:     {cpu: 0.010, wall: 0.020, cpuMin: 0.009, cpuMax: 0.011, runs: 3, calls: 5, callsEmpty: 3, straceRecords: 1000, callsPerRecord: 0.002, hasCalls: true, hasTimes: true},
-		{"gob", "plain"}:     {cpu: 0.045, wall: 0.090, cpuMin: 0.040, cpuMax: 0.050, runs: 3, calls: 1005, callsEmpty: 5, straceRecords: 1000, callsPerRecord: 1, hasCalls: true, hasTimes: true},
+		{"fprintf", "plain"}: {cpu: 0.21, wall: 0.42, cpuMin: 0.19, cpuMax: 0.25, runs: 3, records: 1000, calls: 1004, callsEmpty: 4, straceRecords: 1000, callsPerRecord: 1, hasCalls: true, hasTimes: true},
+		{"fprintf", "bufio"}: {cpu: 0.014, wall: 0.028, cpuMin: 0.013, cpuMax: 0.015, runs: 3, records: 1000, calls: 7, callsEmpty: 5, straceRecords: 1000, callsPerRecord: 0.002, hasCalls: true, hasTimes: true},
+		{"fprintf", "c"}:     {cpu: 0.010, wall: 0.020, cpuMin: 0.009, cpuMax: 0.011, runs: 3, records: 1000, calls: 5, callsEmpty: 3, straceRecords: 1000, callsPerRecord: 0.002, hasCalls: true, hasTimes: true},
+		{"gob", "plain"}:     {cpu: 0.045, wall: 0.090, cpuMin: 0.040, cpuMax: 0.050, runs: 3, records: 1000, calls: 1005, callsEmpty: 5, straceRecords: 1000, callsPerRecord: 1, hasCalls: true, hasTimes: true},
 	}
 	approx := cmp.Comparer(func(a, b float64) bool { d := a - b; return d < 1e-9 && d > -1e-9 })
 	if diff := cmp.Diff(want, got, cmp.AllowUnexported(cell{}), approx); diff != "" {
@@ -165,11 +165,23 @@ func TestWriteMarkdown(t *testing.T) {
 		"| idiom | calls per record, plain / bufio / c | plain CPU / C | bufio CPU / C | bufio CPU / plain | -files target, CPU |\n|---|---|---|---|---|---|\n",
 		"| fmt.Fprintf loop to a file from os.Create | 1.00 / 0.002 / 0.002 | 21.0x | 1.40x | 0.07x | ≤ 2.0x C |\n",
 		"| gob Encoder, Encode per record to a file | 1.00 / – / – | – | – | – | – |\n",
-		"| fprintf | c | line | 10.0 (9.0–11.0) | 20.0 | 5 / 3 | 0.002 |\n",
+		"| fprintf | c | line (1000, 1000) | 10.0 (9.0–11.0) | 20.0 | 5 / 3 | 0.002 |\n",
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("results.md lacks %q; it is:\n%s", want, out)
 		}
+	}
+}
+
+func TestTimes(t *testing.T) {
+	got := map[string]int{}
+	for _, id := range idioms {
+		got[id.name] = id.times(100)
+	}
+	want := map[string]int{"fprintf": 100, "log": 100, "scan-file": 100, "scan-pipe": 100, "fscan": 100, "binread": 100,
+		"bytereads": 100, "gob": 100, "json": 100, "bufiofiles": 1000, "blocks": 5000}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("records asked for 100 (-want +got):\n%s", diff)
 	}
 }
 
