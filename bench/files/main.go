@@ -19,7 +19,7 @@
 // runs.tsv (every run) and results.md (medians, ratios to C's median from
 // the same rounds, the machine, load average and command) into -out.
 //
-//	go run ./bench/files [-records N] [-rounds R] [-variants plain,bufio,stdout,c] [-idioms LIST] [-out DIR]
+//	bench/files.sh [-records N] [-rounds R] [-variants plain,bufio,stdout,c] [-idioms LIST] [-out DIR]
 //
 // A variant is one line of variantTable.
 package main
@@ -97,7 +97,7 @@ func main() {
 func parseFlags(args []string, stderr io.Writer) (*config, error) {
 	fs := flag.NewFlagSet("filesbench", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	cfg := &config{command: "go run ./bench/files " + strings.Join(args, " ")}
+	cfg := &config{command: "bench/files.sh " + strings.Join(args, " ")}
 	fs.IntVar(&cfg.records, "records", 100000, "records (lines, integers, 16-byte records) per timed run; the programs that already buffer run on a multiple (idioms.go's scale)")
 	fs.IntVar(&cfg.straceRecords, "strace-records", 10000, "records of the run under strace that counts system calls")
 	fs.IntVar(&cfg.rounds, "rounds", 5, "timed `rounds`, each running every idiom and variant once")
