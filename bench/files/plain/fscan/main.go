@@ -1,0 +1,40 @@
+// Command fscan reads integers from PATH, opened with os.Open, with
+// fmt.Fscan until the end of the file and prints how many it read and
+// their sum.
+//
+//	fscan PATH
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+)
+
+func main() {
+	if len(os.Args) != 2 {
+		fmt.Fprintln(os.Stderr, "usage: fscan PATH")
+		os.Exit(2)
+	}
+	f, err := os.Open(os.Args[1])
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "fscan:", err)
+		os.Exit(1)
+	}
+	defer f.Close()
+	var count, sum int64
+	for {
+		var x int64
+		_, err := fmt.Fscan(f, &x)
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			fmt.Fprintf(os.Stderr, "fscan: %s: integer %d: %v\n", os.Args[1], count+1, err)
+			os.Exit(1)
+		}
+		count++
+		sum += x
+	}
+	fmt.Println(count, sum)
+}
