@@ -8,9 +8,9 @@ import (
 	"strings"
 )
 
-const usage = `usage: stdiobuf build|install|run|test|vet [-stdout] [-policy P] [go flags] [packages]
-       stdiobuf overlay [-stdout] [-policy P]
-       stdiobuf version [-stdout] [-policy P]
+const usage = `usage: stdiobuf build|install|run|test|vet [-stdout] [-policy P] [-C dir] [go flags] [packages]
+       stdiobuf overlay [-stdout] [-policy P] [-C dir]
+       stdiobuf version [-stdout] [-policy P] [-C dir]
        stdiobuf help [command]
 `
 
@@ -56,6 +56,12 @@ const helpFlags = `Flags, anywhere before the packages:
         input; no byte waits longer than STDIOBUF_MAXDELAY. The first
         build with -stdout recompiles every package that imports os,
         nearly all of a program's; later builds use go's cache.
+    -C dir
+        Go's -C: change to dir before anything else, there choosing the
+        toolchain the overlay is made for (go.mod's toolchain line). As
+        go requires, it is the first of go's flags (-stdout and -policy,
+        which are not go's, may come before it) or comes before the
+        command, as stdiobuf -C dir build ...; anywhere else it is refused.
     -policy P
         Build P in as the program's default buffering policy: a named
         policy (blksize, the default: min(st_blksize, 128 KiB); bufio:
