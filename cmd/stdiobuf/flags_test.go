@@ -4,6 +4,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -307,5 +308,86 @@ func TestChdir(t *testing.T) {
 		if _, stderr, code := runStdiobuf(t, elsewhere, testCacheEnv(), tt.args...); code != tt.code || stderr != tt.want {
 			t.Errorf("stdiobuf %q: status %d, stderr %q; want %d, %q", tt.args, code, stderr, tt.code, tt.want)
 		}
+	}
+}
+
+// TestHelpNamesResolve runs stdiobuf help, and each help topic, from a
+// directory outside the module, and follows what they name: every
+// `stdiobuf help TOPIC`, `go help TOPIC` and `go doc ARGS` must run there,
+// and every .md page must be an absolute path that exists.
+func TestHelpNamesResolve(t *testing.T) {
+	elsewhere := t.TempDir()
+	env := cacheEnv(t.TempDir())
+	commands := regexp.MustCompile(`\b(stdiobuf help|go help|go doc) +([a-z][^\s)]*)`)
+	pages := regexp.MustCompile(`[^\s(]*\.md\b`)
+	seen := map[string]bool{}
+	todo := [][]string{{"help"}}
+	for len(todo) > 0 {
+		args := todo[0]
+		todo = todo[1:]
+		stdout, stderr, code := runStdiobuf(t, elsewhere, env, args...)
+		if code != 0 || stderr != "" || stdout == "" {
+			t.Errorf("stdiobuf %q from %s: status %d, stdout %d bytes, stderr %q", args, elsewhere, code, len(stdout), stderr)
+			continue
+		}
+		for _, m := range commands.FindAllStringSubmatch(stdout, -1) {
+			if seen[m[0]] {
+				continue
+			}
+			seen[m[0]] = true
+			if m[1] == "stdiobuf help" {
+				todo = append(todo, []string{"help", m[2]})
+				continue
+			}
+			cmd := exec.Command("go", strings.Fields(m[0])[1:]...)
+			cmd.Dir = elsewhere
+			if out, err := cmd.CombinedOutput(); err != nil {
+				t.Errorf("stdiobuf %q names %q, which fails from %s: %v\n%s", args, m[0], elsewhere, err, out)
+			}
+		}
+		for _, page := range pages.FindAllString(stdout, -1) {
+			if seen[page] {
+				continue
+			}
+			seen[page] = true
+			if _, err := os.Stat(page); err != nil || !filepath.IsAbs(page) {
+				t.Errorf("stdiobuf %q names %s, which is not an absolute path that exists (%v)", args, page, err)
+			}
+		}
+	}
+	for _, want := range []string{"stdiobuf help stream", "stdiobuf help policies", "go help build"} {
+		if !seen[want] {
+			t.Errorf("stdiobuf help never names %q; it named %v", want, seen)
+		}
+	}
+}
+
+// TestSourceDir: the README and docs are named where the binary was
+// built from while they are there, and not after, nor under -trimpath.
+func TestSourceDir(t *testing.T) {
+	withReadme, without := t.TempDir(), t.TempDir()
+	if err := os.WriteFile(filepath.Join(withReadme, "README.md"), []byte("# x\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Mkdir(filepath.Join(without, "README.md"), 0o755); err != nil { // not a file
+		t.Fatal(err)
+	}
+	self, err := filepath.Abs("../..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct{ file, want string }{
+		{filepath.Join(withReadme, "cmd", "stdiobuf", "streamdoc.go"), withReadme},
+		{filepath.Join(without, "cmd", "stdiobuf", "streamdoc.go"), ""},
+		{filepath.Join(t.TempDir(), "cmd", "stdiobuf", "streamdoc.go"), ""},
+		{"github.com/stdiobuf/stdiobuf/cmd/stdiobuf/streamdoc.go", ""}, // -trimpath
+		{thisFile(), self},
+	} {
+		if got := sourceDir(tt.file); got != tt.want {
+			t.Errorf("sourceDir(%s) = %q, want %q", tt.file, got, tt.want)
+		}
+	}
+	if text := moreHelp(""); strings.Contains(text, ".md") || !strings.Contains(text, "-trimpath") {
+		t.Errorf("moreHelp without a source directory:\n%s\nwant no page named, and why", text)
 	}
 }

@@ -11,7 +11,7 @@
 //	stdiobuf build|install|run|test|vet [-stdout] [-policy P] [-C dir] [go flags] [packages]
 //	stdiobuf overlay [-stdout] [-policy P] [-C dir]
 //	stdiobuf version [-stdout] [-policy P] [-C dir]
-//	stdiobuf help [verb]
+//	stdiobuf help [command | stream | policies]
 //
 // The first form runs `go VERB [-C dir] -overlay=FILE [go flags] [packages]`
 // and exits with go's exit status; the go command and every process it
