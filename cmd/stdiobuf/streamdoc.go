@@ -118,17 +118,18 @@ func thisFile() string {
 	return file
 }
 
-// moduleVersion returns the module path and version this binary was
-// built from, as runtime/debug reports them: "(devel)" from the module
-// itself, the required version when another module's go.mod requires it.
+// moduleVersion returns the module this binary was built from as
+// runtime/debug reports it: its path and version ("(devel)" when built
+// in the module itself), or, when the go.mod that required it replaced it,
+// its path => the replacement, as go.mod writes it.
 func moduleVersion() string {
 	bi, ok := debug.ReadBuildInfo()
 	if !ok || bi.Main.Path == "" {
 		return path.Dir(path.Dir(streamImportPath))
 	}
 	m := bi.Main
-	if m.Replace != nil && m.Replace.Version != "" {
-		m = *m.Replace
+	if r := m.Replace; r != nil {
+		return strings.TrimSuffix(m.Path+" => "+r.Path+" "+strings.TrimPrefix(r.Version, "(devel)"), " ")
 	}
 	return m.Path + " " + m.Version
 }
