@@ -300,9 +300,9 @@ func TestChdir(t *testing.T) {
 		code int
 		want string
 	}{
-		{[]string{"build", "-v", "-C", dir, "."}, 2, "stdiobuf: -C must be the first of go's flags, as go requires: stdiobuf build [-stdout] [-policy P] -C dir [go flags] [packages], or stdiobuf -C dir build ...\n"},
-		{[]string{"-C", dir, "vet", "-C", dir, "."}, 2, "stdiobuf: -C must be the first of go's flags, as go requires: stdiobuf vet [-stdout] [-policy P] -C dir [go flags] [packages], or stdiobuf -C dir vet ...\n"},
-		{[]string{"-C", dir}, 2, "stdiobuf: -C " + dir + " wants a command after it: stdiobuf -C dir build ...\n"},
+		{[]string{"build", "-v", "-C", dir, "."}, 2, "stdiobuf: -C must be the first of go's flags, as go requires: stdiobuf build [-stdout] [-policy P] -C dir [go flags] [packages], or stdiobuf -C dir build [flags] [packages]\n"},
+		{[]string{"-C", dir, "vet", "-C", dir, "."}, 2, "stdiobuf: -C must be the first of go's flags, as go requires: stdiobuf vet [-stdout] [-policy P] -C dir [go flags] [packages], or stdiobuf -C dir vet [flags] [packages]\n"},
+		{[]string{"-C", dir}, 2, "stdiobuf: -C " + dir + " wants a command after it: stdiobuf -C dir build [flags] [packages]\n"},
 		{[]string{"build", "-C", "missing", "."}, 1, "stdiobuf: -C missing: no such file or directory\n"},
 	} {
 		if _, stderr, code := runStdiobuf(t, elsewhere, testCacheEnv(), tt.args...); code != tt.code || stderr != tt.want {

@@ -120,7 +120,7 @@ func parseArgs(verb string, args []string) (goArgs, error) {
 		goFlags++
 		if name == "C" {
 			if goFlags > 1 || packages {
-				return g, fmt.Errorf("%s must be the first of go's flags, as go requires: stdiobuf %s [-stdout] [-policy P] -C dir [go flags] [packages], or stdiobuf -C dir %s ...", a, verb, verb)
+				return g, fmt.Errorf("%s must be the first of go's flags, as go requires: stdiobuf %s [-stdout] [-policy P] -C dir [go flags] [packages], or stdiobuf -C dir %s [flags] [packages]", a, verb, verb)
 			}
 			dir, _, usedNext, err := chdirFlag(a, next(args, i), i+1 < len(args))
 			if err != nil {

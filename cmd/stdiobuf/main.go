@@ -100,7 +100,7 @@ func dispatch(args []string, stdout, stderr io.Writer) error {
 			args = args[1:]
 		}
 		if len(args) == 0 {
-			return &exitError{msg: "-C " + dir + " wants a command after it: stdiobuf -C dir build ...", code: 2}
+			return &exitError{msg: "-C " + dir + " wants a command after it: stdiobuf -C dir build [flags] [packages]", code: 2}
 		}
 		verb, args = args[0], args[1:]
 		if verb != "help" {

@@ -64,9 +64,9 @@ func TestParseArgs(t *testing.T) {
 		{"build", []string{"-stdout=true", "."}, "-stdout=true takes no value"},
 		{"build", []string{".", "-stdout"}, "-stdout goes before the packages: stdiobuf build [-stdout] [-policy P] [go flags] [packages]"},
 		{"vet", []string{"./...", "-policy=bufio"}, "-policy=bufio goes before the packages: stdiobuf vet [-stdout] [-policy P] [go flags] [packages]"},
-		{"build", []string{"-v", "-C", "d"}, "-C must be the first of go's flags, as go requires: stdiobuf build [-stdout] [-policy P] -C dir [go flags] [packages], or stdiobuf -C dir build ..."},
-		{"build", []string{"-C", "a", "-C=b"}, "-C=b must be the first of go's flags, as go requires: stdiobuf build [-stdout] [-policy P] -C dir [go flags] [packages], or stdiobuf -C dir build ..."},
-		{"test", []string{".", "-C", "d"}, "-C must be the first of go's flags, as go requires: stdiobuf test [-stdout] [-policy P] -C dir [go flags] [packages], or stdiobuf -C dir test ..."},
+		{"build", []string{"-v", "-C", "d"}, "-C must be the first of go's flags, as go requires: stdiobuf build [-stdout] [-policy P] -C dir [go flags] [packages], or stdiobuf -C dir build [flags] [packages]"},
+		{"build", []string{"-C", "a", "-C=b"}, "-C=b must be the first of go's flags, as go requires: stdiobuf build [-stdout] [-policy P] -C dir [go flags] [packages], or stdiobuf -C dir build [flags] [packages]"},
+		{"test", []string{".", "-C", "d"}, "-C must be the first of go's flags, as go requires: stdiobuf test [-stdout] [-policy P] -C dir [go flags] [packages], or stdiobuf -C dir test [flags] [packages]"},
 		{"vet", []string{"-C"}, "flag needs an argument: -C"},
 		{"build", []string{"-C=", "."}, "-C= needs a directory"},
 	} {
