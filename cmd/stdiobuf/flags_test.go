@@ -304,6 +304,8 @@ func TestChdir(t *testing.T) {
 		{[]string{"-C", dir, "vet", "-C", dir, "."}, 2, "stdiobuf: -C must be the first of go's flags, as go requires: stdiobuf vet [-stdout] [-policy P] -C dir [go flags] [packages], or stdiobuf -C dir vet [flags] [packages]\n"},
 		{[]string{"-C", dir}, 2, "stdiobuf: -C " + dir + " wants a command after it: stdiobuf -C dir build [flags] [packages]\n"},
 		{[]string{"build", "-C", "missing", "."}, 1, "stdiobuf: -C missing: no such file or directory\n"},
+		{[]string{"-C", dir, "-h"}, 0, ""},
+		{[]string{"-C", dir, "help", "policies"}, 0, ""},
 	} {
 		if _, stderr, code := runStdiobuf(t, elsewhere, testCacheEnv(), tt.args...); code != tt.code || stderr != tt.want {
 			t.Errorf("stdiobuf %q: status %d, stderr %q; want %d, %q", tt.args, code, stderr, tt.code, tt.want)

@@ -103,7 +103,7 @@ func dispatch(args []string, stdout, stderr io.Writer) error {
 			return &exitError{msg: "-C " + dir + " wants a command after it: stdiobuf -C dir build [flags] [packages]", code: 2}
 		}
 		verb, args = args[0], args[1:]
-		if verb != "help" {
+		if goVerbs[verb] || verb == "overlay" || verb == "version" {
 			args = append([]string{"-C", dir}, args...)
 		}
 	}
