@@ -38,16 +38,20 @@ type gain struct {
 type verdict string
 
 const (
-	gainShown verdict = "gain"              // every run under the proposal's rule was faster than every run under glibc's
-	lossShown verdict = "loss"              // every run under the proposal's rule was slower than every run under glibc's
-	tooNoisy  verdict = "too noisy to tell" // the two rules' runs, fastest to slowest, overlap
+	gainShown verdict = "gain"                 // every run under the proposal's rule was faster than every run under glibc's
+	lossShown verdict = "loss"                 // every run under the proposal's rule was slower than every run under glibc's
+	tooNoisy  verdict = "too noisy to tell"    // the two rules' runs, fastest to slowest, overlap
+	tooFew    verdict = "too few runs to tell" // a rule ran once: there is no spread to judge by
 )
 
 // judge returns what the runs of one loop show, before under glibc's rule
 // and after under the proposal's: a gain or a loss when their spreads
-// (fastest to slowest run) are apart, else tooNoisy, whatever the medians.
+// (fastest to slowest run) are apart, else tooNoisy, whatever the medians;
+// tooFew if either ran once.
 func judge(before, after summary) verdict {
 	switch {
+	case before.N < 2 || after.N < 2:
+		return tooFew
 	case after.Max < before.Min:
 		return gainShown
 	case after.Min > before.Max:
@@ -60,6 +64,10 @@ func judge(before, after summary) verdict {
 // and in C, and the ratios of the medians.
 func (g gain) String() string {
 	where := fmt.Sprintf("on this machine (fs=%s, st_blksize %d)", g.Target, g.Blksize)
+	if g.GoShows == tooFew || g.CShows == tooFew {
+		return fmt.Sprintf("too few runs to tell a gain from a loss: %.2fx in Go (stream's policy) and %.2fx in C (glibc's patch) "+
+			"from one run of a rule; run with --runs 5 or more %s", g.Go, g.C, where)
+	}
 	if g.GoShows == g.CShows {
 		if g.GoShows == tooNoisy {
 			return fmt.Sprintf("too noisy to tell a gain from a loss in Go (stream's policy) or in C (glibc's patch): "+

@@ -85,6 +85,7 @@ func TestHeadline(t *testing.T) {
 		before  = runs{138, 136, 140} // glibc's rule
 		slower  = runs{145, 141, 150} // the proposal's rule, a loss against before
 		overlap = runs{135, 120, 150} // the proposal's rule, its runs among before's
+		once    = runs{100, 100, 100} // every rule ran once (--runs 1)
 	)
 	const where = " on this machine (fs=xfs128k, st_blksize 131072)"
 	tests := []struct {
@@ -113,15 +114,22 @@ func TestHeadline(t *testing.T) {
 		{"spreads that touch are noise", runs{120, 110, 136}, runs{141, 140, 150}, tooNoisy, tooNoisy,
 			"too noisy to tell a gain from a loss in Go (stream's policy) or in C (glibc's patch): 1.15x and 0.98x, " +
 				"the runs of the two rules overlapping," + where},
+		{"one run each", once, once, tooFew, tooFew,
+			"too few runs to tell a gain from a loss: 1.38x in Go (stream's policy) and 1.38x in C (glibc's patch) " +
+				"from one run of a rule; run with --runs 5 or more" + where},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			r := quiet()
+			n := 5
+			if tt.goAfter == once {
+				n = 1
+			}
 			for i, f := range []struct {
 				key string
 				r   runs
 			}{{goBefore, before}, {goAfter, tt.goAfter}, {cBefore, before}, {cAfter, tt.cAfter}} {
-				r.Figures[4+i] = fig(f.key, "xfs128k", 5, f.r.median, f.r.lo, f.r.hi)
+				r.Figures[4+i] = fig(f.key, "xfs128k", n, f.r.median, f.r.lo, f.r.hi)
 			}
 			g := r.gains()
 			if len(g) != 1 {
