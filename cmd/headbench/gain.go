@@ -23,18 +23,67 @@ const (
 )
 
 // gain is the headline on one file system: how many times faster the
-// proposal's rule makes the loop in Go (stream's policy) and in C (glibc).
+// proposal's rule makes the loop in Go (stream's policy) and in C (glibc),
+// and what each ratio shows.
 type gain struct {
 	Target  string  `json:"fs"`
 	Blksize int64   `json:"st_blksize"`
 	Go      float64 `json:"go"`
 	C       float64 `json:"c"`
+	GoShows verdict `json:"go_shows"`
+	CShows  verdict `json:"c_shows"`
 }
 
-// String is the headline as the README states it.
+// verdict is what the runs of a loop under the two rules show.
+type verdict string
+
+const (
+	gainShown verdict = "gain"                 // every run under the proposal's rule was faster than every run under glibc's
+	lossShown verdict = "loss"                 // every run under the proposal's rule was slower than every run under glibc's
+	tooNoisy  verdict = "too noisy to tell"    // the two rules' runs, fastest to slowest, overlap
+	tooFew    verdict = "too few runs to tell" // a rule ran once: there is no spread to judge by
+)
+
+// judge returns what the runs of one loop show, before under glibc's rule
+// and after under the proposal's: a gain or a loss when their spreads
+// (fastest to slowest run) are apart, else tooNoisy, whatever the medians;
+// tooFew if either ran once.
+func judge(before, after summary) verdict {
+	switch {
+	case before.N < 2 || after.N < 2:
+		return tooFew
+	case after.Max < before.Min:
+		return gainShown
+	case after.Min > before.Max:
+		return lossShown
+	}
+	return tooNoisy
+}
+
+// String is the headline: what the proposal's rule does to the loop in Go
+// and in C, and the ratios of the medians.
 func (g gain) String() string {
-	return fmt.Sprintf("stream's policy gives Go the gain glibc's patch gives C: %.2fx vs %.2fx on this machine (fs=%s, st_blksize %d)",
-		g.Go, g.C, g.Target, g.Blksize)
+	where := fmt.Sprintf("on this machine (fs=%s, st_blksize %d)", g.Target, g.Blksize)
+	if g.GoShows == tooFew || g.CShows == tooFew {
+		return fmt.Sprintf("too few runs to tell a gain from a loss: %.2fx in Go (stream's policy) and %.2fx in C (glibc's patch) "+
+			"from one run of a rule; run with --runs 5 or more %s", g.Go, g.C, where)
+	}
+	if g.GoShows == g.CShows {
+		if g.GoShows == tooNoisy {
+			return fmt.Sprintf("too noisy to tell a gain from a loss in Go (stream's policy) or in C (glibc's patch): "+
+				"%.2fx and %.2fx, the runs of the two rules overlapping, %s", g.Go, g.C, where)
+		}
+		return fmt.Sprintf("the proposal's rule is a %s in Go (stream's policy) and in C (glibc's patch): %.2fx and %.2fx %s",
+			g.GoShows, g.Go, g.C, where)
+	}
+	side := func(v verdict, lang, how string, x float64) string {
+		if v == tooNoisy {
+			return fmt.Sprintf("too noisy to tell in %s (%s), %.2fx with the runs of the two rules overlapping", lang, how, x)
+		}
+		return fmt.Sprintf("a %s in %s (%s), %.2fx", v, lang, how, x)
+	}
+	return fmt.Sprintf("the proposal's rule is %s, and %s, %s",
+		side(g.GoShows, "Go", "stream's policy", g.Go), side(g.CShows, "C", "glibc's patch", g.C), where)
 }
 
 // glibcBufsiz is BUFSIZ, glibc's cap on a buffer today: on a file system
@@ -50,17 +99,22 @@ func (r *results) gains() []gain {
 		if t.Blksize <= glibcBufsiz {
 			continue
 		}
-		median := map[string]float64{}
+		wall := map[string]summary{}
 		for _, f := range r.figuresOn(t.Name, kindPolicy, kindPeer) {
-			if f.Wall != nil {
-				median[f.Key] = float64(f.Wall.Median)
+			if f.Wall != nil && f.Wall.Median > 0 {
+				wall[f.Key] = *f.Wall
 			}
 		}
-		if median[goBefore] == 0 || median[goAfter] == 0 || median[cBefore] == 0 || median[cAfter] == 0 {
+		if wall[goBefore].N == 0 || wall[goAfter].N == 0 || wall[cBefore].N == 0 || wall[cAfter].N == 0 {
 			continue
 		}
+		ratio := func(before, after string) float64 {
+			x, _ := speedup(wall[before].Median, wall[after].Median)
+			return x
+		}
 		out = append(out, gain{Target: t.Name, Blksize: t.Blksize,
-			Go: median[goBefore] / median[goAfter], C: median[cBefore] / median[cAfter]})
+			Go: ratio(goBefore, goAfter), C: ratio(cBefore, cAfter),
+			GoShows: judge(wall[goBefore], wall[goAfter]), CShows: judge(wall[cBefore], wall[cAfter])})
 	}
 	return out
 }

@@ -53,12 +53,9 @@ func quiet() *results {
 func TestGains(t *testing.T) {
 	r := quiet()
 	// Not on local: with st_blksize 4096 both rules give the same buffers.
-	want := []gain{{"xfs128k", 131072, 1.38, 1.43}}
+	want := []gain{{"xfs128k", 131072, 1.38, 1.43, gainShown, gainShown}}
 	if diff := cmp.Diff(want, r.gains(), cmpopts.EquateApprox(0, 1e-9)); diff != "" {
 		t.Errorf("(-want +got):\n%s", diff)
-	}
-	if got, want := r.gains()[0].String(), "stream's policy gives Go the gain glibc's patch gives C: 1.38x vs 1.43x on this machine (fs=xfs128k, st_blksize 131072)"; got != want {
-		t.Errorf("headline %q, want %q", got, want)
 	}
 
 	// A target without one of the four figures, or where one never ran,
@@ -75,6 +72,76 @@ func TestGains(t *testing.T) {
 				t.Errorf("without %s on xfs128k (dropped: %v): gains %+v, want none", quiet().Figures[i].Key, drop, g)
 			}
 		}
+	}
+}
+
+// TestHeadline: the headline says what the runs show in Go and in C, a
+// gain, a loss, or too noisy to tell when the two rules' runs overlap,
+// whatever the medians' ratio.
+func TestHeadline(t *testing.T) {
+	type runs struct{ median, lo, hi float64 } // milliseconds
+	var (
+		faster  = runs{100, 99, 102}  // the proposal's rule, against before's 138
+		before  = runs{138, 136, 140} // glibc's rule
+		slower  = runs{145, 141, 150} // the proposal's rule, a loss against before
+		overlap = runs{135, 120, 150} // the proposal's rule, its runs among before's
+		once    = runs{100, 100, 100} // every rule ran once (--runs 1)
+	)
+	const where = " on this machine (fs=xfs128k, st_blksize 131072)"
+	tests := []struct {
+		name            string
+		goAfter, cAfter runs
+		goShows, cShows verdict
+		want            string
+	}{
+		{"gain/gain", faster, faster, gainShown, gainShown,
+			"the proposal's rule is a gain in Go (stream's policy) and in C (glibc's patch): 1.38x and 1.38x" + where},
+		{"loss/gain", slower, faster, lossShown, gainShown,
+			"the proposal's rule is a loss in Go (stream's policy), 0.95x, and a gain in C (glibc's patch), 1.38x," + where},
+		{"gain/loss", faster, slower, gainShown, lossShown,
+			"the proposal's rule is a gain in Go (stream's policy), 1.38x, and a loss in C (glibc's patch), 0.95x," + where},
+		{"loss/loss", slower, slower, lossShown, lossShown,
+			"the proposal's rule is a loss in Go (stream's policy) and in C (glibc's patch): 0.95x and 0.95x" + where},
+		{"noise/gain", overlap, faster, tooNoisy, gainShown,
+			"the proposal's rule is too noisy to tell in Go (stream's policy), 1.02x with the runs of the two rules overlapping, " +
+				"and a gain in C (glibc's patch), 1.38x," + where},
+		{"loss/noise", slower, overlap, lossShown, tooNoisy,
+			"the proposal's rule is a loss in Go (stream's policy), 0.95x, and too noisy to tell in C (glibc's patch), " +
+				"1.02x with the runs of the two rules overlapping," + where},
+		{"noise/noise", overlap, overlap, tooNoisy, tooNoisy,
+			"too noisy to tell a gain from a loss in Go (stream's policy) or in C (glibc's patch): 1.02x and 1.02x, " +
+				"the runs of the two rules overlapping," + where},
+		{"spreads that touch are noise", runs{120, 110, 136}, runs{141, 140, 150}, tooNoisy, tooNoisy,
+			"too noisy to tell a gain from a loss in Go (stream's policy) or in C (glibc's patch): 1.15x and 0.98x, " +
+				"the runs of the two rules overlapping," + where},
+		{"one run each", once, once, tooFew, tooFew,
+			"too few runs to tell a gain from a loss: 1.38x in Go (stream's policy) and 1.38x in C (glibc's patch) " +
+				"from one run of a rule; run with --runs 5 or more" + where},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := quiet()
+			n := 5
+			if tt.goAfter == once {
+				n = 1
+			}
+			for i, f := range []struct {
+				key string
+				r   runs
+			}{{goBefore, before}, {goAfter, tt.goAfter}, {cBefore, before}, {cAfter, tt.cAfter}} {
+				r.Figures[4+i] = fig(f.key, "xfs128k", n, f.r.median, f.r.lo, f.r.hi)
+			}
+			g := r.gains()
+			if len(g) != 1 {
+				t.Fatalf("gains %+v, want one", g)
+			}
+			if g[0].GoShows != tt.goShows || g[0].CShows != tt.cShows {
+				t.Errorf("Go shows %q, C shows %q; want %q, %q", g[0].GoShows, g[0].CShows, tt.goShows, tt.cShows)
+			}
+			if diff := cmp.Diff(tt.want, g[0].String()); diff != "" {
+				t.Errorf("headline (-want +got):\n%s", diff)
+			}
+		})
 	}
 }
 
@@ -129,7 +196,7 @@ func TestReportsEndWithWarnings(t *testing.T) {
 	s.writeReports(dir, r)
 
 	out := stdout.String()
-	headline := "stream's policy gives Go the gain glibc's patch gives C: 1.38x vs 1.43x on this machine (fs=xfs128k, st_blksize 131072)"
+	headline := "the proposal's rule is a gain in Go (stream's policy) and in C (glibc's patch): 1.38x and 1.43x on this machine (fs=xfs128k, st_blksize 131072)"
 	wantEnd := "headbench: warning: the machine was busy: load average 5.00 (before 0.40, after 5.00) above its 2 CPUs\n" +
 		"headbench: warning: the figures are noisy: run again on a quiet machine before quoting them\n"
 	if !strings.Contains(out, headline) || !strings.HasSuffix(out, wantEnd) {

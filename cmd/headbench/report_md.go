@@ -109,7 +109,9 @@ func (r *results) writeHeadline(w io.Writer) {
 	for _, g := range r.Gains {
 		fmt.Fprintf(w, "- %s.\n", g)
 	}
-	fmt.Fprintf(w, "\nGo: the median of %s over %s; C: the C loop's, %s over %s; the same run, interleaved.\n", goBefore, goAfter, cBefore, cAfter)
+	fmt.Fprintf(w, "\nGo: the median of %s over %s; C: the C loop's, %s over %s; the same run, interleaved. "+
+		"A gain or a loss when every run under one rule was faster than every run under the other; "+
+		"too noisy to tell when their runs, fastest to slowest, overlap.\n", goBefore, goAfter, cBefore, cAfter)
 }
 
 // ruleRow is a row of the table of the world's rules: a policy on a path,

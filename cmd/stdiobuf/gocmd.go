@@ -28,28 +28,55 @@ var valueFlags = map[string]bool{
 
 // goArgs is a command line for the go command, as stdiobuf reads it.
 type goArgs struct {
-	dir     string          // -C's directory, which must be the first flag
+	dir     string          // -C's directory, or "" for the current one
 	overlay string          // the user's own -overlay file, removed from args
 	opts    overlay.Options // stdiobuf's own flags, removed from args
 	help    bool            // -h, -help or --help before the packages
-	args    []string        // the rest, in order
+	args    []string        // the rest, in order, without -C
 }
 
 // ownFlags are stdiobuf's flags, and -h, which are not go's.
 var ownFlags = map[string]bool{"stdout": true, "policy": true, "h": true, "help": true}
 
+// chdirFlag returns the directory of a as a -C flag (-C, --C, -C=dir,
+// --C=dir), taking it from next when a has none, and whether a is one and
+// whether next was used.
+func chdirFlag(a, next string, hasNext bool) (dir string, ok, usedNext bool, err error) {
+	if !strings.HasPrefix(a, "-") {
+		return "", false, false, nil
+	}
+	name, value, hasValue := strings.Cut(strings.TrimPrefix(strings.TrimPrefix(a, "-"), "-"), "=")
+	if name != "C" {
+		return "", false, false, nil
+	}
+	if !hasValue {
+		if !hasNext {
+			return "", true, false, fmt.Errorf("flag needs an argument: %s", a)
+		}
+		value, usedNext = next, true
+	}
+	if value == "" {
+		return "", true, usedNext, fmt.Errorf("%s needs a directory", a)
+	}
+	return value, true, usedNext, nil
+}
+
 // parseArgs finds stdiobuf's own flags (-stdout, -policy P), -h, -C and
 // -overlay in the arguments of `go verb`. stdiobuf's flags are taken
 // anywhere before the first package; after it, build, install and vet
 // refuse them with a message that says where they go, and test leaves them
-// to the test binary, as go test does with flags it does not know.
-// Scanning stops at "--", at test's -args, and for run at the first
-// argument that is not a flag: what follows belongs to the program.
+// to the test binary, as go test does with flags it does not know. -C is
+// taken as the first of go's flags, as go takes it: stdiobuf's own flags
+// may come before it, since they are not go's; anywhere else, or a second
+// time, it is refused, as go refuses it. Scanning stops at "--", at test's
+// -args, and for run at the first argument that is not a flag: what
+// follows belongs to the program.
 func parseArgs(verb string, args []string) (goArgs, error) {
 	var g goArgs
 	packages := false // an argument that is not a flag has been seen
+	goFlags := 0      // go's flags seen so far
 	for i := 0; i < len(args); i++ {
-		first, a := i == 0, args[i]
+		a := args[i]
 		if a == "--" || (verb == "test" && (a == "-args" || a == "--args")) {
 			g.args = append(g.args, args[i:]...)
 			break
@@ -90,6 +117,21 @@ func parseArgs(verb string, args []string) (goArgs, error) {
 			}
 			continue
 		}
+		goFlags++
+		if name == "C" {
+			if goFlags > 1 || packages {
+				return g, fmt.Errorf("%s must be the first of go's flags, as go requires: stdiobuf %s [-stdout] [-policy P] -C dir [go flags] [packages], or stdiobuf -C dir %s [flags] [packages]", a, verb, verb)
+			}
+			dir, _, usedNext, err := chdirFlag(a, next(args, i), i+1 < len(args))
+			if err != nil {
+				return g, err
+			}
+			if usedNext {
+				i++
+			}
+			g.dir = dir
+			continue
+		}
 		if !hasValue && valueFlags[name] {
 			if i+1 == len(args) {
 				return g, fmt.Errorf("flag needs an argument: %s", a)
@@ -102,16 +144,29 @@ func parseArgs(verb string, args []string) (goArgs, error) {
 		} else if name != "overlay" {
 			g.args = append(g.args, a)
 		}
-		switch name {
-		case "overlay":
+		if name == "overlay" {
 			g.overlay = value
-		case "C":
-			if first { // elsewhere go rejects it
-				g.dir = value
-			}
 		}
 	}
 	return g, nil
+}
+
+// next returns args[i+1], or "" past the end.
+func next(args []string, i int) string {
+	if i+1 < len(args) {
+		return args[i+1]
+	}
+	return ""
+}
+
+// goCommandLine returns the arguments of the go command stdiobuf runs for
+// verb and ga with the overlay file: -C first, where go requires it.
+func goCommandLine(verb string, ga goArgs, file string) []string {
+	line := []string{verb}
+	if ga.dir != "" {
+		line = append(line, "-C", ga.dir)
+	}
+	return append(append(line, "-overlay="+file), ga.args...)
 }
 
 // libraryBuildMode returns the build mode named in args if it makes a
@@ -244,7 +299,7 @@ func runGo(verb string, ga goArgs) error {
 	if err != nil {
 		return err
 	}
-	cmd := exec.Command(g.path, append([]string{verb, "-overlay=" + file}, ga.args...)...)
+	cmd := exec.Command(g.path, goCommandLine(verb, ga, file)...)
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, os.Stdout, os.Stderr
 	cmd.Env = append(append(os.Environ(), g.env...), "GOFLAGS="+goflags)
 	// A terminal's interrupt reaches go too: let go decide what it means,

@@ -8,10 +8,10 @@ import (
 	"strings"
 )
 
-const usage = `usage: stdiobuf build|install|run|test|vet [-stdout] [-policy P] [go flags] [packages]
-       stdiobuf overlay [-stdout] [-policy P]
-       stdiobuf version [-stdout] [-policy P]
-       stdiobuf help [command]
+const usage = `usage: stdiobuf build|install|run|test|vet [-stdout] [-policy P] [-C dir] [go flags] [packages]
+       stdiobuf overlay [-stdout] [-policy P] [-C dir]
+       stdiobuf version [-stdout] [-policy P] [-C dir]
+       stdiobuf help [command | stream | policies]
 `
 
 const helpAbout = `stdiobuf builds Go programs whose code you do not change with the
@@ -43,8 +43,9 @@ var helpVerbs = map[string]string{
     Print the Go toolchain, target and stream version the overlay is made
     for, the default policy it builds in, and the overlay's path.
 `,
-	"help": `help [command]
-    Print this text.
+	"help": `help [command | stream | policies]
+    Print this text, or about one command, or package stream's
+    documentation, or its policies.
 `,
 }
 
@@ -56,11 +57,16 @@ const helpFlags = `Flags, anywhere before the packages:
         input; no byte waits longer than STDIOBUF_MAXDELAY. The first
         build with -stdout recompiles every package that imports os,
         nearly all of a program's; later builds use go's cache.
+    -C dir
+        Go's -C: change to dir before anything else, there choosing the
+        toolchain the overlay is made for (go.mod's toolchain line). As
+        go requires, it is the first of go's flags (-stdout and -policy,
+        which are not go's, may come before it) or comes before the
+        command, as stdiobuf -C dir build ...; anywhere else it is refused.
     -policy P
         Build P in as the program's default buffering policy: a named
         policy (blksize, the default: min(st_blksize, 128 KiB); bufio:
-        bufio's 4096; the others in docs/policies.md and
-        go doc github.com/stdiobuf/stdiobuf/stream Policy) or a size such
+        bufio's 4096; the others: stdiobuf help policies) or a size such
         as 65536 or 64K. STDIOBUF_POLICY still overrides it at run time.
 
 A program built with stdiobuf reads, at run time:
@@ -77,9 +83,25 @@ A program built with stdiobuf reads, at run time:
 
 `
 
-const helpMore = `More: the README of github.com/stdiobuf/stdiobuf and its docs/ (overlay.md,
-stdout.md, policies.md), and go doc github.com/stdiobuf/stdiobuf/stream.
+const helpMore = `More, from this binary:
+    stdiobuf help stream     package stream's documentation (bufio's drop-in)
+    stdiobuf help policies   the policies -policy and STDIOBUF_POLICY take
 `
+
+// moreHelp names the README and the docs pages of the source this binary
+// was built from, in dir, or says where they are not if dir is "".
+func moreHelp(dir string) string {
+	if dir == "" {
+		return "Its README and docs/ are in the source of module " + moduleVersion() + ", which is\n" +
+			"not where this stdiobuf was built from, or it was built with -trimpath.\n"
+	}
+	var b strings.Builder
+	b.WriteString("Its README and docs/, in the source it was built from (module\n" + moduleVersion() + "):\n")
+	for _, page := range []string{"README.md", "docs/overlay.md", "docs/stdout.md", "docs/policies.md"} {
+		b.WriteString("    " + filepath.Join(dir, filepath.FromSlash(page)) + "\n")
+	}
+	return b.String()
+}
 
 // help prints stdiobuf's help, about one command if args names one.
 func help(w io.Writer, args []string) error {
@@ -89,6 +111,13 @@ func help(w io.Writer, args []string) error {
 		return &exitError{msg: "help takes one command at most", code: 2}
 	case len(args) == 1 && goVerbs[args[0]]:
 		topic = "build"
+	case len(args) == 1 && (args[0] == "stream" || args[0] == "policies"):
+		text, err := streamDoc(args[0])
+		if err != nil {
+			return err
+		}
+		_, err = io.WriteString(w, text)
+		return err
 	case len(args) == 1:
 		if _, ok := helpVerbs[args[0]]; !ok {
 			return &exitError{msg: fmt.Sprintf("unknown command %q (run stdiobuf help)", args[0]), code: 2}
@@ -106,6 +135,7 @@ func help(w io.Writer, args []string) error {
 	b.WriteString("\n" + helpFlags)
 	b.WriteString(cacheHelp())
 	b.WriteString(helpMore)
+	b.WriteString(moreHelp(sourceDir(thisFile())))
 	_, err := io.WriteString(w, b.String())
 	return err
 }

@@ -8,37 +8,39 @@
 //
 // Usage:
 //
-//	stdiobuf build|install|run|test|vet [-stdout] [-policy P] [go flags] [packages]
-//	stdiobuf overlay [-stdout] [-policy P]
-//	stdiobuf version [-stdout] [-policy P]
-//	stdiobuf help [verb]
+//	stdiobuf build|install|run|test|vet [-stdout] [-policy P] [-C dir] [go flags] [packages]
+//	stdiobuf overlay [-stdout] [-policy P] [-C dir]
+//	stdiobuf version [-stdout] [-policy P] [-C dir]
+//	stdiobuf help [command | stream | policies]
 //
-// The first form runs `go VERB -overlay=FILE [go flags] [packages]` and
-// exits with go's exit status; the go command and every process it starts
-// (a test binary, the go command that one runs) have the overlay in
+// The first form runs `go VERB [-C dir] -overlay=FILE [go flags] [packages]`
+// and exits with go's exit status; the go command and every process it
+// starts (a test binary, the go command that one runs) have the overlay in
 // GOFLAGS. `stdiobuf overlay` prints FILE, for
-// `go build -overlay=$(stdiobuf overlay) ./...` or
-// GOFLAGS=-overlay=FILE. `stdiobuf version` prints the Go toolchain, the
-// target and the stream version the overlay is made for, the default
-// policy it builds in, and the overlay's path. stdiobuf's flags go
-// anywhere before the packages: -stdout also buffers os.Stdout as a C
-// program's stdout (see internal/osstdout), -policy P builds P in as the
-// program's default policy (STDIOBUF_POLICY still overrides it at run
-// time). `stdiobuf help` says more (help.go).
+// `go build -overlay=$(stdiobuf overlay) ./...` or GOFLAGS=-overlay=FILE.
+// `stdiobuf version` prints the Go toolchain, the target and the stream
+// version the overlay is made for, the default policy it builds in, and the
+// overlay's path. stdiobuf's flags go anywhere before the packages:
+// -stdout also buffers os.Stdout as a C program's stdout (see
+// internal/osstdout), -policy P builds P in as the program's default
+// policy (STDIOBUF_POLICY still overrides it at run time). -C dir is go's,
+// under go's rule: the first of go's flags (after stdiobuf's own, if any),
+// or before the command (stdiobuf -C dir build). `stdiobuf help` says more
+// (help.go).
 //
 // stdiobuf uses the go command on PATH (or $GOROOT/bin/go) and asks it for
 // GOROOT, GOVERSION, GOOS and GOARCH, so GOTOOLCHAIN, a go.mod's toolchain
 // line and a cross-compilation's target are honoured: the overlay is made
-// for the toolchain and target that will compile. A toolchain GOTOOLCHAIN
-// downloaded into the module cache, whose files go refuses to overlay, is
-// run through a link to its GOROOT in stdiobuf's cache directory, with
-// GOTOOLCHAIN=local. The overlay is generated from the stream source built
-// into this binary, checked against that toolchain's bufio API and
-// compiled, once per toolchain, target, flags and stream version, into
-// the user cache directory (os.UserCacheDir, then stdiobuf/); later runs
-// reuse it. A -overlay flag of your own, on the command line or in
-// GOFLAGS, is merged with stdiobuf's unless it replaces bufio's files too,
-// which is refused.
+// for the toolchain and target that will compile, in -C's directory if
+// given. A toolchain GOTOOLCHAIN downloaded into the module cache, whose
+// files go refuses to overlay, is run through a link to its GOROOT in
+// stdiobuf's cache directory, with GOTOOLCHAIN=local. The overlay is
+// generated from the stream source built into this binary, checked against
+// that toolchain's bufio API and compiled, once per toolchain, target,
+// flags and stream version, into the user cache directory (os.UserCacheDir,
+// then stdiobuf/); later runs reuse it. A -overlay flag of your own, on the
+// command line or in GOFLAGS, is merged with stdiobuf's unless it replaces
+// bufio's files too, which is refused.
 package main
 
 import (
@@ -48,7 +50,6 @@ import (
 	"os"
 	"strings"
 
-	"github.com/stdiobuf/stdiobuf/internal/overlay"
 	"github.com/stdiobuf/stdiobuf/stream"
 )
 
@@ -90,6 +91,22 @@ func dispatch(args []string, stdout, stderr io.Writer) error {
 		return &exitError{code: 2}
 	}
 	verb, args := args[0], args[1:]
+	if dir, ok, usedNext, err := chdirFlag(verb, next(args, -1), len(args) > 0); ok {
+		// stdiobuf -C dir verb ... is stdiobuf verb -C dir ..., as with go.
+		if err != nil {
+			return &exitError{msg: err.Error(), code: 2}
+		}
+		if usedNext {
+			args = args[1:]
+		}
+		if len(args) == 0 {
+			return &exitError{msg: "-C " + dir + " wants a command after it: stdiobuf -C dir build [flags] [packages]", code: 2}
+		}
+		verb, args = args[0], args[1:]
+		if goVerbs[verb] || verb == "overlay" || verb == "version" {
+			args = append([]string{"-C", dir}, args...)
+		}
+	}
 	switch name, _, _ := strings.Cut(strings.TrimLeft(verb, "-"), "="); {
 	case verb == "help" || strings.HasPrefix(verb, "-") && (name == "h" || name == "help"):
 		return help(stdout, args)
@@ -112,15 +129,17 @@ func dispatch(args []string, stdout, stderr io.Writer) error {
 		return runGo(verb, ga)
 	}
 	if len(ga.args) > 0 || ga.overlay != "" {
-		return &exitError{msg: fmt.Sprintf("%s takes no arguments but -stdout and -policy P", verb), code: 2}
+		return &exitError{msg: fmt.Sprintf("%s takes no arguments but -C dir, -stdout and -policy P", verb), code: 2}
 	}
-	return show(stdout, verb, ga.opts)
+	return show(stdout, verb, ga)
 }
 
-// show prints, for `stdiobuf overlay`, the overlay file made for opts, or,
-// for `stdiobuf version`, what it is made for.
-func show(stdout io.Writer, verb string, opts overlay.Options) error {
-	g, err := findGo("")
+// show prints, for `stdiobuf overlay`, the overlay file made for ga's
+// options and the toolchain go selects in ga's directory, or, for
+// `stdiobuf version`, what it is made for.
+func show(stdout io.Writer, verb string, ga goArgs) error {
+	opts := ga.opts
+	g, err := findGo(ga.dir)
 	if err != nil {
 		return err
 	}

@@ -22,9 +22,14 @@ func TestParseArgs(t *testing.T) {
 		{"build", []string{"./..."}, goArgs{args: []string{"./..."}}},
 		{"build", []string{"-overlay=o.json", "-o", "x", "."}, goArgs{overlay: "o.json", args: []string{"-o", "x", "."}}},
 		{"build", []string{"--overlay", "o.json", "."}, goArgs{overlay: "o.json", args: []string{"."}}},
-		{"build", []string{"-C", "d", "-tags", "t", "."}, goArgs{dir: "d", args: []string{"-C", "d", "-tags", "t", "."}}},
-		{"build", []string{"-C=d", "."}, goArgs{dir: "d", args: []string{"-C=d", "."}}},
-		{"build", []string{"-v", "-C", "d"}, goArgs{args: []string{"-v", "-C", "d"}}}, // go rejects a late -C
+		{"build", []string{"-C", "d", "-tags", "t", "."}, goArgs{dir: "d", args: []string{"-tags", "t", "."}}},
+		{"build", []string{"-C=d", "."}, goArgs{dir: "d", args: []string{"."}}},
+		// -C is the first of go's flags; stdiobuf's may come before it.
+		{"build", []string{"-stdout", "-C", "d", "-o", "x", "."}, goArgs{dir: "d", opts: overlay.Options{Stdout: true}, args: []string{"-o", "x", "."}}},
+		{"install", []string{"-policy", "64K", "--C=d", "-stdout", "."}, goArgs{dir: "d", opts: overlay.Options{Stdout: true, Policy: "64K"}, args: []string{"."}}},
+		{"run", []string{"-C", "d", ".", "-C", "x"}, goArgs{dir: "d", args: []string{".", "-C", "x"}}},
+		{"test", []string{"-C", "d", ".", "-args", "-C", "x"}, goArgs{dir: "d", args: []string{".", "-args", "-C", "x"}}},
+		{"overlay", []string{"-C", "d", "-stdout"}, goArgs{dir: "d", opts: overlay.Options{Stdout: true}}},
 		{"run", []string{"-race", "main.go", "-overlay=x"}, goArgs{args: []string{"-race", "main.go", "-overlay=x"}}},
 		{"run", []string{"-o", "bin", ".", "arg"}, goArgs{args: []string{"-o", "bin", ".", "arg"}}},
 		{"test", []string{"./...", "-run", "X", "-overlay=o"}, goArgs{overlay: "o", args: []string{"./...", "-run", "X"}}},
@@ -59,6 +64,11 @@ func TestParseArgs(t *testing.T) {
 		{"build", []string{"-stdout=true", "."}, "-stdout=true takes no value"},
 		{"build", []string{".", "-stdout"}, "-stdout goes before the packages: stdiobuf build [-stdout] [-policy P] [go flags] [packages]"},
 		{"vet", []string{"./...", "-policy=bufio"}, "-policy=bufio goes before the packages: stdiobuf vet [-stdout] [-policy P] [go flags] [packages]"},
+		{"build", []string{"-v", "-C", "d"}, "-C must be the first of go's flags, as go requires: stdiobuf build [-stdout] [-policy P] -C dir [go flags] [packages], or stdiobuf -C dir build [flags] [packages]"},
+		{"build", []string{"-C", "a", "-C=b"}, "-C=b must be the first of go's flags, as go requires: stdiobuf build [-stdout] [-policy P] -C dir [go flags] [packages], or stdiobuf -C dir build [flags] [packages]"},
+		{"test", []string{".", "-C", "d"}, "-C must be the first of go's flags, as go requires: stdiobuf test [-stdout] [-policy P] -C dir [go flags] [packages], or stdiobuf -C dir test [flags] [packages]"},
+		{"vet", []string{"-C"}, "flag needs an argument: -C"},
+		{"build", []string{"-C=", "."}, "-C= needs a directory"},
 	} {
 		if _, err := parseArgs(tt.verb, tt.args); err == nil || err.Error() != tt.want {
 			t.Errorf("parseArgs(%s, %q): %v, want %q", tt.verb, tt.args, err, tt.want)
@@ -235,7 +245,7 @@ func TestBadInput(t *testing.T) {
 		{"bad policy", nil, []string{"build", "-policy", "bogus", "."},
 			2, `stdiobuf: -policy: stream: invalid policy "bogus": want blksize, `, true},
 		{"overlay with a package", nil, []string{"overlay", "."},
-			2, "stdiobuf: overlay takes no arguments but -stdout and -policy P", true},
+			2, "stdiobuf: overlay takes no arguments but -C dir, -stdout and -policy P", true},
 		{"overlay replacing bufio", nil, []string{"build", "-overlay=" + filepath.Join(fake, "o.json"), "."},
 			1, "replaces " + filepath.Join(strings.TrimSpace(string(goroot)), "src", "bufio", "bufio.go") + ", which stdiobuf's overlay replaces", true},
 	}

@@ -25,6 +25,13 @@ type goTool struct {
 // findGo finds the go command and asks it, run in dir, which toolchain
 // it will compile with: go applies GOTOOLCHAIN and go.mod there first.
 func findGo(dir string) (*goTool, error) {
+	if dir != "" {
+		if info, err := os.Stat(dir); err != nil {
+			return nil, fmt.Errorf("-C %s: %v", dir, errors.Unwrap(err))
+		} else if !info.IsDir() {
+			return nil, fmt.Errorf("-C %s: not a directory", dir)
+		}
+	}
 	path, err := exec.LookPath("go")
 	if err != nil {
 		root := os.Getenv("GOROOT")
