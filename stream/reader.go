@@ -368,6 +368,18 @@ func (b *Reader) Read(p []byte) (n int, err error) {
 
 // ReadByte returns the next byte, or the error that stops there.
 func (b *Reader) ReadByte() (byte, error) {
+	// The common case first, straight through: a byte buffered.
+	if b.r < b.w {
+		c := b.buf[b.r]
+		b.r++
+		b.lastByte, b.lastRuneSize = int(c), -1
+		return c, nil
+	}
+	return b.readByte()
+}
+
+// readByte is ReadByte with nothing buffered: it fills the buffer first.
+func (b *Reader) readByte() (byte, error) {
 	b.lastRuneSize = -1
 	for b.r == b.w {
 		if b.err != nil {

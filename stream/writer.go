@@ -406,6 +406,18 @@ func (b *Writer) WriteByte(c byte) error {
 // WriteRune writes r UTF-8 encoded (an invalid r as U+FFFD) and returns
 // how many bytes that took.
 func (b *Writer) WriteRune(r rune) (size int, err error) {
+	// The common case first, before any call: a fully buffered writer
+	// with room for any rune.
+	if b.err == nil && b.s.mode == FullyBuffered && len(b.buf)-b.n >= utf8.UTFMax {
+		size = utf8.EncodeRune(b.buf[b.n:], r)
+		b.n += size
+		return size, nil
+	}
+	return b.writeRune(r)
+}
+
+// writeRune is WriteRune past its fast path.
+func (b *Writer) writeRune(r rune) (size int, err error) {
 	if uint32(r) < utf8.RuneSelf { // as uint32, so negative runes are not ASCII
 		err = b.WriteByte(byte(r))
 		if err != nil {
@@ -437,6 +449,16 @@ func (b *Writer) WriteRune(r rune) (size int, err error) {
 // WriteString is Write for a string. A string that goes out directly goes
 // through the underlying writer's WriteString if it has one, uncopied.
 func (b *Writer) WriteString(s string) (int, error) {
+	// The common case first, before any call, as in Write.
+	if b.err == nil && b.s.mode == FullyBuffered && len(s) <= len(b.buf)-b.n {
+		b.n += copy(b.buf[b.n:], s)
+		return len(s), nil
+	}
+	return b.writeString(s)
+}
+
+// writeString is WriteString past its fast path.
+func (b *Writer) writeString(s string) (int, error) {
 	if sh := b.shim(); sh != nil {
 		return sh.writeString(s)
 	}
