@@ -126,18 +126,22 @@ func (b *Writer) Info() Info {
 // Reset discards any unflushed buffered data, clears any error, and resets
 // b to write its output to w. What the Writer was asked for (its size,
 // policy and Setvbuf setting) is kept; its mode and size are decided again
-// for w. Calling Reset on the zero value of Writer initializes the buffer
-// to bufio's default size (for a writer that is not a descriptor). Calling
-// w.Reset(w) does nothing.
+// for w, unless they cannot come out otherwise: w is not a descriptor and
+// neither was the writer before, or w is the *os.File the Writer decided
+// for (still open or since closed; SetPolicy and Setvbuf decide again when
+// called). Then the decision and the buffer stay, without an fstat, as
+// glibc decides once per FILE. Calling Reset on the zero value of Writer
+// initializes the buffer to bufio's default size (for a writer that is not
+// a descriptor). Calling w.Reset(w) does nothing.
 func (b *Writer) Reset(w io.Writer) {
 	// NewWriter(b) returns b itself, so code may well call b.Reset(b):
 	// writing to itself would never end.
 	if b == w {
 		return
 	}
-	if b.s.keeps(w) {
-		// The common case of a Writer reused over memory: the buffer and
-		// the decision stay.
+	if b.s.keeps(w) || b.s.keepsFile(b.wr, w) {
+		// The common case of a Writer reused over memory, or over the
+		// same file: the buffer and the decision stay.
 		b.wr, b.n, b.err = w, 0, nil
 		b.s.calls = counters{}
 		return
