@@ -178,7 +178,7 @@ func (b *Reader) Reset(r io.Reader) {
 	if b == r {
 		return
 	}
-	if b.buf != nil && (b.s.keeps(r) || b.s.keepsFile(b.rd, r)) {
+	if b.buf != nil && (b.s.keepsFile(b.rd, r) || b.s.keeps(r)) {
 		// The common case of a Reader reused over memory, or over the
 		// same file: only the state of the reading is new.
 		b.resetAhead()

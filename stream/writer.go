@@ -139,7 +139,7 @@ func (b *Writer) Reset(w io.Writer) {
 	if b == w {
 		return
 	}
-	if b.s.keeps(w) || b.s.keepsFile(b.wr, w) {
+	if b.s.keepsFile(b.wr, w) || b.s.keeps(w) {
 		// The common case of a Writer reused over memory, or over the
 		// same file: the buffer and the decision stay.
 		b.wr, b.n, b.err = w, 0, nil
