@@ -8,15 +8,16 @@ import (
 
 // aheadRun is one run of read-ahead (readahead.go): the positional reads
 // of one stretch of a file, chunk 0 onward, into a ring of buffers, by a
-// goroutine and by the Reader. A chunk is the part of a buffer after its
-// head room: chunk c holds the file's bytes at base + c*chunkLen, where
-// chunkLen is size - room.
+// goroutine and by the Reader. A chunk is a whole buffer, the Reader's
+// size: chunk c holds the file's bytes at base + c*size, so a Reader that
+// empties its buffer before each fill (Read, ReadByte, Getdelim, the
+// copies) takes chunk after chunk as they are, by swapping buffers.
 //
 // The ring's rules, which every function in this file keeps (N is
 // len(slots)):
 //
-//  1. Chunk c is read, with one ReadAt, into slot c % N, after room bytes
-//     of head room.
+//  1. Chunk c is read, with one ReadAt, into the whole buffer of slot
+//     c % N.
 //  2. Chunks are claimed one at a time and in order: a claim takes next
 //     and moves it on by one. next only grows; stop sets it to
 //     runStopped, past every chunk, and no claim succeeds after that.
@@ -50,8 +51,7 @@ import (
 type aheadRun struct {
 	f     raFile
 	base  int64 // the file offset of chunk 0
-	size  int   // the length of every buffer in the ring
-	room  int   // the head room in front of each chunk's bytes
+	size  int   // the length of every buffer in the ring, and of every chunk
 	slots []aheadSlot
 
 	next    atomic.Int64 // the first chunk not claimed (rule 2)
@@ -113,7 +113,7 @@ const runStopped = 1 << 62
 func newAheadRun(f raFile, base int64, size int, pool [][]byte) *aheadRun {
 	run := &aheadRun{
 		f: f, base: base,
-		size: size, room: aheadHeadroom(size),
+		size:  size,
 		slots: make([]aheadSlot, aheadChunks),
 		wake:  make(chan struct{}, 1),
 	}
@@ -161,7 +161,7 @@ func (run *aheadRun) read(c int64) {
 	if len(s.buf) != run.size {
 		s.buf = make([]byte, run.size)
 	}
-	p := s.buf[run.room:]
+	p := s.buf
 	s.n, s.err = run.f.ReadAt(p, run.base+c*int64(len(p)))
 	if s.n < 0 || s.n > len(p) {
 		s.n, s.err = 0, errNegativeRead

@@ -136,6 +136,19 @@ func (s *setup) keeps(u any) bool {
 	return s.decided && !s.overFD && (!hasFd || !isDescriptor(u))
 }
 
+// keepsFile reports whether a Reset from old to u keeps s's decision for
+// a descriptor: s decided for the *os.File u, old itself. An *os.File
+// stands for one descriptor until it is closed, and then for none: its
+// number, reused by another file, is never its again. What the decision
+// was made from stays: the settings (SetPolicy and Setvbuf decide again
+// when they are called), the descriptor's kind, st_blksize, the standard
+// descriptor's number. Only the cap at a file's size may be stale, if
+// the file grew: the buffer stays the size decided, as glibc's stays the
+// size doallocate gave it until fclose, and as bufio's stays its size.
+func (s *setup) keepsFile(old, u any) bool {
+	return s.decided && s.overFD && isOSFile(u) && u == old
+}
+
 // apply puts what Setvbuf asked for (if anything) over the decision and
 // sets the cached mode from it. Every change of the decision ends here.
 func (s *setup) apply() {

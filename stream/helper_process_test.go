@@ -57,6 +57,7 @@ type helperReport struct {
 //	err=TEXT       Stderr.WriteString(TEXT)
 //	outbytes=N,K   N bytes to Stdout in Writes of K bytes
 //	readline       read a line from Stdin into the report
+//	skip=N         read N lines from Stdin, leaving them out of the report
 //	reply=TEXT     Stdout.WriteString(TEXT + the last line read)
 //	cat            copy Stdin to Stdout line by line until end of file
 //	copy=N         Stdin.CopyBytes(Stdout, N), in the kernel where it can
@@ -127,6 +128,17 @@ func (h *helper) do(op string) {
 		h.last = line
 		if err != io.EOF {
 			h.note(op, err)
+		}
+	case "skip":
+		n, err := strconv.Atoi(arg)
+		if err != nil {
+			helperFail("bad operation %q", op)
+		}
+		for range n {
+			if _, err := stream.Stdin.ReadString('\n'); err != nil {
+				h.note(op, err)
+				break
+			}
 		}
 	case "reply":
 		_, err := stream.Stdout.WriteString(arg + h.last)

@@ -74,15 +74,6 @@ type pending struct {
 // ReadaheadSize(n) reads ahead whatever n is: the caller asked for it.
 const minAheadSize = 32 << 10
 
-// maxAheadHeadroom is the head room in front of the bytes read ahead: a
-// page, so that reads stay page-aligned in the file. It holds the tail of
-// any record shorter than 4 KiB. Buffers smaller than 32 KiB keep an
-// eighth of their size instead.
-const maxAheadHeadroom = 4096
-
-// aheadHeadroom is the head room of a buffer of the given size.
-func aheadHeadroom(size int) int { return min(size/8, maxAheadHeadroom) }
-
 // positionalFile reports whether f is a file to read ahead: where a read
 // at an offset has no effect and returns what a read(2) there would.
 // That is a regular file that is not empty and not on a file system that
@@ -152,8 +143,7 @@ func (ra *readahead) take() {
 	} else {
 		ra.calls.overlapped++
 	}
-	chunk := len(s.buf) - run.room
-	ra.pend = pending{slot: s, lo: run.room, hi: run.room + s.n, err: s.err, last: s.err != nil || s.n < chunk}
+	ra.pend = pending{slot: s, hi: s.n, err: s.err, last: s.err != nil || s.n < len(s.buf)}
 	if s.n > 0 && s.err == io.EOF {
 		// ReadAt says io.EOF with the last bytes, where read(2) returns
 		// them alone and the end at the next call: as bufio sees it (a
@@ -242,90 +232,103 @@ func (b *Reader) updateAhead() {
 	}
 }
 
-// fillAhead is fill for a Reader that reads ahead: it moves the bytes of
-// the next chunk into the buffer, waiting for its read if need be, and
-// the error of the read after the last of them. It reports false when
-// fill must read as a plain Reader: the file can no longer seek. The
-// caller guarantees the buffer is not full.
+// fillAhead is fill for a Reader that reads ahead: as fill, it moves the
+// unread tail to the front of the buffer, then takes what read(2) would
+// put after it, to the end of the buffer (fewer bytes only at the end of
+// the file or before an error, which it leaves in b.err), from the chunks
+// read ahead. So every fill leaves Buffered() and the file's offset where
+// a plain Reader's leaves them, whatever the caller left in the buffer.
+// It reports false when fill must read as a plain Reader: the file can no
+// longer seek. The caller guarantees the buffer is not full.
 func (b *Reader) fillAhead() bool {
-	ra, p := b.ra, &b.ra.pend
-	if ra.run != nil && ra.run.size != len(b.buf) {
-		ra.drop() // Setvbuf or SetPolicy changed the size
+	if b.ra.run != nil && b.ra.run.size != len(b.buf) {
+		b.ra.drop() // Setvbuf or SetPolicy changed the size
 	}
-	for {
+	if b.r > 0 {
+		b.w = copy(b.buf, b.buf[b.r:b.w])
+		b.r = 0
+	}
+	n, ok := b.takeAhead(b.buf[b.w:], b.w == 0)
+	b.w += n
+	return ok
+}
+
+// takeAhead moves into dst the next bytes read ahead, as many as a read(2)
+// of len(dst) bytes at the file's offset returns from a regular file: up
+// to len(dst), across chunks, and fewer only where a run ends (the end of
+// the file, or an error, which it leaves in b.err for the read after the
+// bytes). Each piece moves the offset over its bytes first (advance). With
+// swap (dst is the whole buffer, empty), a whole chunk is taken by
+// swapping the buffer with its slot's instead of a copy; dst is then
+// stale and n is the buffer's length or the chunk's. It reports false
+// when it moved nothing and the read must be made as a plain Reader's:
+// the file can no longer seek.
+func (b *Reader) takeAhead(dst []byte, swap bool) (n int, ok bool) {
+	ra, p := b.ra, &b.ra.pend
+	for n < len(dst) {
 		if p.slot == nil {
 			if ra.run == nil {
 				ra.newRun(len(b.buf))
 			}
 			ra.take()
 		}
-		n, tail := p.hi-p.lo, b.w-b.r
-		// Swapping for no bytes would lose what UnreadByte and
-		// UnreadRune may still give back.
-		swap := n > 0 && p.lo == ra.run.room && tail <= p.lo && len(p.slot.buf) == len(b.buf)
-		if !swap {
-			n = min(n, len(b.buf)-tail)
+		k := min(p.hi-p.lo, len(dst)-n)
+		if k == 0 && n > 0 {
+			// An empty chunk that ends the run: read(2) returns the
+			// bytes before the end or the error, and those at the next.
+			return n, true
 		}
-		if ok, failed := ra.advance(n); failed {
-			return false
-		} else if !ok {
+		if moved, failed := ra.advance(k); failed {
+			return n, n > 0
+		} else if !moved {
+			if n > 0 {
+				return n, true
+			}
 			continue // the offset moved: a new run from there
 		}
-		b.moveAhead(n, swap)
+		if swap && n == 0 && k > 0 && p.lo == 0 && k == p.hi && len(p.slot.buf) == len(b.buf) {
+			b.buf, p.slot.buf = p.slot.buf, b.buf
+		} else {
+			copy(dst[n:], p.slot.buf[p.lo:p.lo+k])
+		}
+		n += k
+		p.lo += k
 		if p.lo < p.hi {
-			return true // the rest at the next fill, and the error after it
+			return n, true // dst is full; the rest at the next take
 		}
+		last := p.last
 		ra.release()
-		b.err, p.err = p.err, nil
-		return true
-	}
-}
-
-// moveAhead moves the next n pending bytes into the buffer, after its
-// unread tail: by swapping buffers with the slot (swap: the n are the
-// whole chunk, and the tail fits in the head room in front of it), or by
-// a copy.
-func (b *Reader) moveAhead(n int, swap bool) {
-	p, tail := &b.ra.pend, b.w-b.r
-	if !swap {
-		if b.r > 0 {
-			b.w = copy(b.buf, b.buf[b.r:b.w])
-			b.r = 0
+		if last {
+			b.err, p.err = p.err, nil
+			return n, true
 		}
-		copy(b.buf[b.w:], p.slot.buf[p.lo:p.lo+n])
-		b.w += n
-		p.lo += n
-		return
 	}
-	s := p.slot
-	copy(s.buf[p.lo-tail:p.lo], b.buf[b.r:b.w])
-	b.buf, s.buf = s.buf, b.buf
-	b.r, b.w = p.lo-tail, p.hi
-	p.lo = p.hi
-	// What was before the tail is not in front of it any more. bufio's
-	// fill leaves the tail at 0, where UnreadRune fails, and so does
-	// UnreadByte unless nothing is buffered: so here.
-	b.lastRuneSize = -1
-	if b.w > b.r {
-		b.lastByte = -1
-	}
+	return n, true
 }
 
-// readAhead is Read with an empty buffer for a Reader that reads ahead:
-// what was read ahead comes first, through the buffer. If nothing came,
-// the buffer is left as bufio's direct read into p leaves it, for
-// UnreadByte and UnreadRune.
+// readAhead is Read with an empty buffer for a Reader that reads ahead,
+// as bufio's Read: a read of less than the buffer fills it and returns
+// from it; a read of at least the buffer goes into p, past the buffer,
+// which it leaves as it was for UnreadByte and UnreadRune.
 func (b *Reader) readAhead(p []byte) (int, error) {
-	r := b.r
-	if b.fill(); b.r == b.w {
-		if len(p) >= len(b.buf) {
-			b.r, b.w = r, r
+	if len(p) < len(b.buf) {
+		if b.fill(); b.r == b.w {
+			return 0, b.readErr()
 		}
+		n := copy(p, b.buf[b.r:b.w])
+		b.r += n
+		b.lastByte, b.lastRuneSize = int(b.buf[b.r-1]), -1
+		return n, nil
+	}
+	n, ok := b.takeAhead(p, false)
+	if !ok {
+		n, b.err = b.read(p)
+	}
+	if n == 0 {
 		return 0, b.readErr()
 	}
-	n := copy(p, b.buf[b.r:b.w])
-	b.r += n
-	b.lastByte, b.lastRuneSize = int(b.buf[b.r-1]), -1
+	// An error after the bytes comes at the next read, as from read(2).
+	b.lastByte, b.lastRuneSize = int(p[n-1]), -1
 	return n, nil
 }
 

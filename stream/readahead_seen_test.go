@@ -215,7 +215,7 @@ func TestReadaheadBlockDevice(t *testing.T) {
 func TestReadaheadWriteAtWindow(t *testing.T) {
 	aheadCPUs(t)
 	const size = 4096
-	chunk := size - aheadHeadroom(size)
+	const chunk = size // a chunk is a buffer
 	before := bytes.Repeat([]byte("o"), 12*chunk)
 	after := bytes.Repeat([]byte("N"), len(before))
 	f := aheadFile(t, before)

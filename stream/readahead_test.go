@@ -15,6 +15,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/google/go-cmp/cmp"
 )
@@ -53,21 +54,23 @@ var streamAheadAPI = func() pkgAPI {
 }()
 
 // fullReads makes a transcript independent of how many bytes each read(2)
-// returned: Read becomes io.ReadFull and Buffered is not reported. A
-// Reader that reads ahead holds other amounts than bufio between calls
-// (its reads leave head room, a pipe returns what was written so far), and
-// Read returns what is buffered; every other result depends only on the
-// bytes, the buffer size and the errors, which must be bufio's.
-type fullReads struct{ bufReader }
+// returned, for a pipe: Read becomes io.ReadFull and Buffered is not
+// reported. Over a pipe what a Reader holds between calls depends on how
+// the writes came in, for bufio as for stream. Over a regular file a
+// read-ahead Reader's reads and Buffered are bufio's, and sameWrites
+// leaves them as they are.
+type fullReads struct{ sameWrites }
 
 func (f fullReads) Read(p []byte) (int, error) { return io.ReadFull(f.bufReader, p) }
 func (f fullReads) Buffered() int              { return 0 }
 
-// WriteTo keeps a faultWriter from writing short with a nil error, which
-// io.Writer forbids: after such a write bufio's WriteTo goes on with the
-// bytes that follow, so what is lost depends on the sizes of its writes,
-// and read-ahead's writes are other sizes.
-func (f fullReads) WriteTo(w io.Writer) (int64, error) {
+// sameWrites keeps a faultWriter from writing short with a nil error,
+// which io.Writer forbids: after such a write bufio's WriteTo goes on
+// with the bytes that follow, so what is lost depends on the sizes of its
+// writes, and read-ahead's writes are other sizes.
+type sameWrites struct{ bufReader }
+
+func (f sameWrites) WriteTo(w io.Writer) (int64, error) {
 	switch w.(type) {
 	case *faultWriter, stringFaultWriter:
 		w = wholeWrites{w}
@@ -136,7 +139,10 @@ func runAheadProg(api pkgAPI, code, data []byte) []event {
 	src, closeSrc := aheadSource(p, data)
 	defer closeSrc()
 	r, ctor := decodeReader(p, api, src)
-	rr := fullReads{r}
+	var rr bufReader = fullReads{sameWrites{r}}
+	if st, err := src.Stat(); err == nil && st.Mode().IsRegular() {
+		rr = sameWrites{r}
+	}
 	evs := []event{{Op: ctor, N: int64(r.Size())}}
 	noCalls := func() []readCall { return nil }
 	for p.more() {
@@ -337,7 +343,7 @@ func TestReadaheadPolicy(t *testing.T) {
 func TestReadaheadReadsAhead(t *testing.T) {
 	aheadCPUs(t)
 	const size = 4096
-	chunk := size - aheadHeadroom(size)
+	const chunk = size // a chunk is a buffer
 	data := numberedLines(5000)
 	f := aheadFile(t, data)
 	r := aheadReader(t, f, size)
@@ -356,7 +362,7 @@ func TestReadaheadReadsAhead(t *testing.T) {
 	run := r.ra.run
 	for c := 1; c <= aheadChunks; c++ {
 		s := &run.slots[c%aheadChunks]
-		got := s.buf[run.room : run.room+s.n]
+		got := s.buf[:s.n]
 		if want := data[c*chunk : (c+1)*chunk]; !s.full.Load() || !bytes.Equal(got, want) {
 			t.Errorf("chunk %d holds %q..., want %q...", c, got[:min(20, len(got))], want[:20])
 		}
@@ -934,13 +940,13 @@ func TestReadaheadShare(t *testing.T) {
 	case <-time.After(30 * time.Second):
 		t.Fatal("the Reader was not woken in 30 s")
 	}
-	chunk := len(r.buf) - run.room
-	if s != &run.slots[0] || !bytes.Equal(s.buf[run.room:run.room+s.n], data[:chunk]) {
+	chunk := len(r.buf)
+	if s != &run.slots[0] || !bytes.Equal(s.buf[:s.n], data[:chunk]) {
 		t.Errorf("take returned another chunk than 0")
 	}
 	for c := 1; c < aheadChunks; c++ {
 		s := &run.slots[c]
-		if !s.full.Load() || !bytes.Equal(s.buf[run.room:run.room+s.n], data[c*chunk:(c+1)*chunk]) {
+		if !s.full.Load() || !bytes.Equal(s.buf[:s.n], data[c*chunk:(c+1)*chunk]) {
 			t.Errorf("chunk %d, read by the Reader while it waited, holds other bytes", c)
 		}
 	}
@@ -1063,5 +1069,142 @@ func TestReadaheadInfoAfterDrop(t *testing.T) {
 	aheadIdle(t, r)
 	if i := r.Info(); i.Reads != 2*(aheadChunks+1) || i.Ahead != 2*aheadChunks {
 		t.Errorf("Info() = %v; want %d reads, %d ahead: two runs", i, 2*(aheadChunks+1), 2*aheadChunks)
+	}
+}
+
+// positionStep is what one operation left: its result, then Buffered()
+// and the file's offset after it.
+type positionStep struct {
+	Op       string
+	Got      string
+	Err      string
+	Buffered int
+	Offset   int64
+}
+
+// positionOps are the read patterns of TestReadaheadPosition: each
+// reads from r (a few bytes or runes at a time, or one call) and returns
+// what it read.
+var positionOps = map[string]func(r *Reader, size int) ([]byte, error){
+	"ReadByte": func(r *Reader, _ int) ([]byte, error) { return readBytes(r, 7) },
+	"ReadRune": func(r *Reader, _ int) ([]byte, error) {
+		var got []byte
+		for range 5 {
+			c, _, err := r.ReadRune()
+			if err != nil {
+				return got, err
+			}
+			got = utf8.AppendRune(got, c)
+		}
+		return got, nil
+	},
+	"ReadString": func(r *Reader, _ int) ([]byte, error) {
+		s, err := r.ReadString('\n')
+		return []byte(s), err
+	},
+	"ReadSlice": func(r *Reader, _ int) ([]byte, error) { return r.ReadSlice('\n') },
+	"Getline":   func(r *Reader, _ int) ([]byte, error) { return r.Getline(nil) },
+	"Read 100":  func(r *Reader, _ int) ([]byte, error) { return readN(r, 100) },
+	"Read size": func(r *Reader, size int) ([]byte, error) { return readN(r, size) },
+	"Read 2size+7": func(r *Reader, size int) ([]byte, error) {
+		return readN(r, 2*size+7)
+	},
+	"Peek Discard": func(r *Reader, size int) ([]byte, error) {
+		p, err := r.Peek(size / 2)
+		got := bytes.Clone(p)
+		if _, derr := r.Discard(size/3 + 1); err == nil {
+			err = derr
+		}
+		return got, err
+	},
+	"ReadByte UnreadByte": func(r *Reader, _ int) ([]byte, error) {
+		got, err := readBytes(r, 2)
+		if err != nil {
+			return got, err
+		}
+		return got, r.UnreadByte()
+	},
+}
+
+// readBytes is n calls of ReadByte, up to the first error.
+func readBytes(r *Reader, n int) ([]byte, error) {
+	var got []byte
+	for range n {
+		c, err := r.ReadByte()
+		if err != nil {
+			return got, err
+		}
+		got = append(got, c)
+	}
+	return got, nil
+}
+
+// readN is one Read of n bytes.
+func readN(r *Reader, n int) ([]byte, error) {
+	p := make([]byte, n)
+	n, err := r.Read(p)
+	return p[:n], err
+}
+
+// TestReadaheadPosition runs the same read patterns over the same file
+// with a plain Reader and a read-ahead Reader of the same size: after
+// every operation, what it returned, Buffered() and the file's offset
+// are the same, so that whoever reads the descriptor next (a shell
+// group's next command, a child) starts where it would after bufio.
+func TestReadaheadPosition(t *testing.T) {
+	aheadCPUs(t)
+	lines := numberedLines(200) // about 11 KB, lines of 8 to 110 bytes
+	long := append(bytes.Repeat([]byte("é"), 1500), '\n')
+	names := slices.Sorted(func(yield func(string) bool) {
+		for name := range positionOps {
+			if !yield(name) {
+				return
+			}
+		}
+	})
+	for _, size := range []int{1000, 4096, 8192} {
+		mixed := slices.Concat(lines, long, lines)
+		inputs := map[string][]byte{
+			"lines":         lines,
+			"long line":     mixed,
+			"size multiple": mixed[:len(mixed)/size*size],
+		}
+		for _, in := range []string{"lines", "long line", "size multiple"} {
+			data := inputs[in]
+			patterns := append(slices.Clone(names), "mixed")
+			for _, pat := range patterns {
+				t.Run(fmt.Sprintf("%d/%s/%s", size, in, pat), func(t *testing.T) {
+					plain := positionSteps(t, NewReaderSize(aheadFile(t, data), size), size, pat, names)
+					ahead := positionSteps(t, aheadReader(t, aheadFile(t, data), size), size, pat, names)
+					if diff := cmp.Diff(plain, ahead); diff != "" {
+						t.Errorf("plain Reader (-) and read-ahead Reader (+) differ:\n%s", diff)
+					}
+				})
+			}
+		}
+	}
+}
+
+// positionSteps runs pattern pat (a name of positionOps, or "mixed":
+// each of them in turn, several times) over r until the input ends, and
+// returns the steps.
+func positionSteps(t *testing.T, r *Reader, size int, pat string, names []string) []positionStep {
+	t.Helper()
+	f := r.rd.(*os.File)
+	var steps []positionStep
+	for i := 0; ; i++ {
+		op := pat
+		if pat == "mixed" {
+			op = names[i/3%len(names)]
+		}
+		got, err := positionOps[op](r, size)
+		s := positionStep{Op: op, Got: string(got), Buffered: r.Buffered(), Offset: offset(t, f)}
+		if err != nil {
+			s.Err = err.Error()
+		}
+		steps = append(steps, s)
+		if err == io.EOF || i > 200000 {
+			return steps
+		}
 	}
 }

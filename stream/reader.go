@@ -164,18 +164,24 @@ func (b *Reader) Info() Info {
 // Reset discards any buffered data, resets all state, and switches the
 // buffered reader to read from r. What the Reader was asked for (its size,
 // policy and Setvbuf setting) is kept; its mode and size are decided again
-// for r. Calling Reset on the zero value of Reader initializes the buffer
-// to bufio's default size (for a reader that is not a descriptor). Calling
-// b.Reset(b) does nothing.
+// for r, unless they cannot come out otherwise: r is not a descriptor and
+// neither was the reader before, or r is the *os.File the Reader decided
+// for (still open or since closed; SetPolicy and Setvbuf decide again when
+// called). Then the decision and the buffer stay, without an fstat, as
+// glibc decides once per FILE; a Reader over a file that has grown since
+// keeps the size capped at the file's old size. Calling Reset on the zero
+// value of Reader initializes the buffer to bufio's default size (for a
+// reader that is not a descriptor). Calling b.Reset(b) does nothing.
 func (b *Reader) Reset(r io.Reader) {
 	// NewReader(b) returns b itself, so code may well call b.Reset(b):
 	// reading from itself would never end.
 	if b == r {
 		return
 	}
-	if b.buf != nil && b.s.keeps(r) {
-		// The common case of a Reader reused over memory: only the
-		// state of the reading is new.
+	if b.buf != nil && (b.s.keepsFile(b.rd, r) || b.s.keeps(r)) {
+		// The common case of a Reader reused over memory, or over the
+		// same file: only the state of the reading is new.
+		b.resetAhead()
 		b.rd, b.r, b.w, b.err = r, 0, 0, nil
 		b.lastByte, b.lastRuneSize = -1, -1
 		b.s.calls = counters{}
@@ -368,6 +374,18 @@ func (b *Reader) Read(p []byte) (n int, err error) {
 
 // ReadByte returns the next byte, or the error that stops there.
 func (b *Reader) ReadByte() (byte, error) {
+	// The common case first, straight through: a byte buffered.
+	if b.r < b.w {
+		c := b.buf[b.r]
+		b.r++
+		b.lastByte, b.lastRuneSize = int(c), -1
+		return c, nil
+	}
+	return b.readByte()
+}
+
+// readByte is ReadByte with nothing buffered: it fills the buffer first.
+func (b *Reader) readByte() (byte, error) {
 	b.lastRuneSize = -1
 	for b.r == b.w {
 		if b.err != nil {

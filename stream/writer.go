@@ -126,18 +126,22 @@ func (b *Writer) Info() Info {
 // Reset discards any unflushed buffered data, clears any error, and resets
 // b to write its output to w. What the Writer was asked for (its size,
 // policy and Setvbuf setting) is kept; its mode and size are decided again
-// for w. Calling Reset on the zero value of Writer initializes the buffer
-// to bufio's default size (for a writer that is not a descriptor). Calling
-// w.Reset(w) does nothing.
+// for w, unless they cannot come out otherwise: w is not a descriptor and
+// neither was the writer before, or w is the *os.File the Writer decided
+// for (still open or since closed; SetPolicy and Setvbuf decide again when
+// called). Then the decision and the buffer stay, without an fstat, as
+// glibc decides once per FILE. Calling Reset on the zero value of Writer
+// initializes the buffer to bufio's default size (for a writer that is not
+// a descriptor). Calling w.Reset(w) does nothing.
 func (b *Writer) Reset(w io.Writer) {
 	// NewWriter(b) returns b itself, so code may well call b.Reset(b):
 	// writing to itself would never end.
 	if b == w {
 		return
 	}
-	if b.s.keeps(w) {
-		// The common case of a Writer reused over memory: the buffer and
-		// the decision stay.
+	if b.s.keepsFile(b.wr, w) || b.s.keeps(w) {
+		// The common case of a Writer reused over memory, or over the
+		// same file: the buffer and the decision stay.
 		b.wr, b.n, b.err = w, 0, nil
 		b.s.calls = counters{}
 		return
@@ -406,6 +410,18 @@ func (b *Writer) WriteByte(c byte) error {
 // WriteRune writes r UTF-8 encoded (an invalid r as U+FFFD) and returns
 // how many bytes that took.
 func (b *Writer) WriteRune(r rune) (size int, err error) {
+	// The common case first, before any call: a fully buffered writer
+	// with room for any rune.
+	if b.err == nil && b.s.mode == FullyBuffered && len(b.buf)-b.n >= utf8.UTFMax {
+		size = utf8.EncodeRune(b.buf[b.n:], r)
+		b.n += size
+		return size, nil
+	}
+	return b.writeRune(r)
+}
+
+// writeRune is WriteRune past its fast path.
+func (b *Writer) writeRune(r rune) (size int, err error) {
 	if uint32(r) < utf8.RuneSelf { // as uint32, so negative runes are not ASCII
 		err = b.WriteByte(byte(r))
 		if err != nil {
@@ -437,6 +453,16 @@ func (b *Writer) WriteRune(r rune) (size int, err error) {
 // WriteString is Write for a string. A string that goes out directly goes
 // through the underlying writer's WriteString if it has one, uncopied.
 func (b *Writer) WriteString(s string) (int, error) {
+	// The common case first, before any call, as in Write.
+	if b.err == nil && b.s.mode == FullyBuffered && len(s) <= len(b.buf)-b.n {
+		b.n += copy(b.buf[b.n:], s)
+		return len(s), nil
+	}
+	return b.writeString(s)
+}
+
+// writeString is WriteString past its fast path.
+func (b *Writer) writeString(s string) (int, error) {
 	if sh := b.shim(); sh != nil {
 		return sh.writeString(s)
 	}
