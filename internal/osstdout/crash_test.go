@@ -469,6 +469,25 @@ func TestCrashSignalStuck(t *testing.T) {
 	t.Errorf("the -stdout build took %v from SIGTERM to its death, want under 500ms once", took)
 }
 
+// TestCrashRawFork: a fork made with a raw system call, which the
+// syscall package's hooks do not see, copies the buffer into the child,
+// which writes its bytes again when it exits through Go, as docs/stdout.md
+// says (C's fork copies a FILE's buffer alike). With the bound off, the
+// lines before the fork come out twice.
+func TestCrashRawFork(t *testing.T) {
+	plain, buffered := crashPrograms(t)
+	want := runCrash(t, plain, toFile, false, "raw-fork")
+	before, after, ok := strings.Cut(want.Stdout, "parent after")
+	if !ok {
+		t.Fatalf("the plain build's output lacks the parent's last line: %+v", want)
+	}
+	want.Stdout = before + before + "parent after" + after
+	got := runCrash(t, buffered, toFile, false, "raw-fork")
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("-stdout build (-want +got):\n%s", diff)
+	}
+}
+
 // raceEnd checks that c ended in one of a self-signalled return's two
 // ends, death by SIGTERM or status 0, and returns it with the end left out.
 func raceEnd(t *testing.T, c crashed) crashed {

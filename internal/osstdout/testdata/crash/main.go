@@ -150,6 +150,22 @@ func main() {
 		default:
 			syscall.Exit(3)
 		}
+	case "raw-fork":
+		// A fork the syscall package does not see copies the buffer:
+		// the child, exiting through Go, writes what it held again.
+		lines("fork", 3)
+		pid, _, errno := syscall.RawSyscall(syscall.SYS_CLONE, uintptr(syscall.SIGCHLD), 0, 0)
+		if errno != 0 {
+			fail(errno)
+		}
+		if pid == 0 {
+			os.Exit(0)
+		}
+		var ws syscall.WaitStatus
+		if _, err := syscall.Wait4(int(pid), &ws, 0, nil); err != nil {
+			fail(err)
+		}
+		lines("parent after", 1)
 	case "spin":
 		// Killed by the test while it loops without a preemption
 		// point (the test runs it with GOMAXPROCS=1 and
