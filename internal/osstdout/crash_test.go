@@ -435,12 +435,12 @@ func TestCrashAbort(t *testing.T) {
 
 // TestCrashSignalStuck: SIGTERM while the only P runs a loop without a
 // preemption point (GOMAXPROCS=1, GODEBUG=asyncpreemptoff=1), where the
-// goroutine that flushes never runs: the program dies of the signal
-// without waiting for the flush's one-second limit, and what it shows is
-// what the plain build shows, or that less what the buffer held.
-// Without the buffer it dies in a few milliseconds; the limit is a floor
-// of one second when the wait is not cut short, so a death under half a
-// second in one of three runs tells them apart on a loaded machine.
+// goroutine that flushes cannot run until the death's wait preempts the
+// loop: the program keeps its lines and dies of the signal, without
+// waiting for the flush's one-second limit. Without the buffer it dies in
+// a few milliseconds; the limit is a floor of one second when the wait
+// is not cut short, so a death under half a second in one of three runs
+// tells them apart on a loaded machine.
 func TestCrashSignalStuck(t *testing.T) {
 	plain, buffered := crashPrograms(t)
 	env := []string{"GOMAXPROCS=1", "GODEBUG=asyncpreemptoff=1"}
@@ -459,8 +459,8 @@ func TestCrashSignalStuck(t *testing.T) {
 	for range 3 {
 		got, d := run(buffered)
 		took = append(took, d)
-		if got.Signal != want.Signal || got.Status != want.Status || !strings.HasPrefix(want.Stdout, got.Stdout) {
-			t.Fatalf("-stdout build: %+v; plain build: %+v", got, want)
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Fatalf("-stdout build differs from the plain build (-plain +stdout):\n%s", diff)
 		}
 		if d < 500*time.Millisecond {
 			return

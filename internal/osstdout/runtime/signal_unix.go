@@ -21,7 +21,9 @@ const stdioSignalLimit = 1e9
 // started, every P runs a goroutine and none of them has gone through the
 // scheduler since (a loop without preemption points under
 // GODEBUG=asyncpreemptoff=1). sysmon asks a goroutine that runs for 10 ms
-// to yield, so a scheduler that makes progress moves within that.
+// to yield, so a scheduler that makes progress moves within that. Once
+// stuck, the wait turns asynchronous preemption back on and waits as
+// long again (stdioSignalPreempt).
 const stdioSignalStuck = 100e6
 
 // The si_code values of a signal another process sent with kill(2) or
@@ -36,8 +38,8 @@ const (
 // (stdioSignalDeath) and wakes a thread of its own, started by os's init,
 // like sysmon without a P; that thread readies a parked system goroutine,
 // which flushes, and dies of the signal once it has, once
-// stdioSignalLimit has passed, or once the scheduler has stood still for
-// stdioSignalStuck without running it.
+// stdioSignalLimit has passed, or once the scheduler has stood still
+// without running it for stdioSignalStuck, twice.
 //
 // Invariant: pending is 0 until the first fatal signal, then that signal
 // for good; g is set before parked is; running is set once g has been
@@ -133,10 +135,11 @@ func stdioSignalWatch() {
 
 // stdioSignalAwait readies the goroutine that flushes and waits until it
 // has flushed, until deadline, or until the scheduler has stood still for
-// stdioSignalStuck while the goroutine has not run. The goroutine may not
-// have parked yet, in a program that has done little since its start.
+// stdioSignalStuck while the goroutine has not run, a second time if the
+// first made it preempt the goroutines. The goroutine may not have parked
+// yet, in a program that has done little since its start.
 func stdioSignalAwait(deadline int64) {
-	readied := false
+	readied, preempted := false, false
 	ticks, _ := stdioSchedTicks()
 	still := nanotime()
 	for {
@@ -164,9 +167,33 @@ func stdioSignalAwait(deadline int64) {
 		if !busy || t != ticks {
 			ticks, still = t, now
 		} else if now-still >= stdioSignalStuck {
-			return
+			if preempted || !stdioSignalPreempt() {
+				return
+			}
+			preempted, still = true, now
 		}
 	}
+}
+
+// stdioSignalPreempt turns asynchronous preemption back on where
+// GODEBUG=asyncpreemptoff=1 turned it off, for the rest of the program's
+// life (until the death, stdioSignalLimit at most), and asks the
+// goroutine on every P to yield, so that a loop without preemption points
+// lets the flusher run. It reports whether it did; not where the runtime
+// cannot preempt so, or turned it off itself (gccheckmark).
+func stdioSignalPreempt() bool {
+	if !preemptMSupported || debug.asyncpreemptoff == 0 || debug.gccheckmark > 0 {
+		return false
+	}
+	atomic.Storeint32(&debug.asyncpreemptoff, 0)
+	lock(&allpLock)
+	for _, pp := range allp {
+		if pp.status == _Prunning {
+			preemptone(pp)
+		}
+	}
+	unlock(&allpLock)
+	return true
 }
 
 // stdioSchedTicks returns the sum of the Ps' scheduler counts, and whether
