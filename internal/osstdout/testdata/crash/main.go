@@ -133,9 +133,13 @@ func main() {
 	case "kill-self-exec", "kill-self-forkexec", "kill-self-exit":
 		// A fatal signal, then a call that would hand the descriptor
 		// on or end the program otherwise: the signal wins, as it
-		// does without the buffer.
+		// does without the buffer. Sent to its own thread, the signal
+		// is handled before tgkill returns: a signal sent to the
+		// process may be handled by another thread later, and the call
+		// win in the plain build too.
 		lines("self", 10)
-		syscall.Kill(os.Getpid(), syscall.SIGTERM)
+		runtime.LockOSThread()
+		syscall.Tgkill(os.Getpid(), syscall.Gettid(), syscall.SIGTERM)
 		switch os.Args[1] {
 		case "kill-self-exec":
 			fail(syscall.Exec(os.Args[0], []string{os.Args[0], "child"}, os.Environ()))
