@@ -102,8 +102,14 @@ type crashed struct {
 // that what the hooks flush is not flushed by the bound's timer first.
 func launch(t *testing.T, bin string, s sink, merged bool, args ...string) (*exec.Cmd, *bufio.Reader, func() crashed) {
 	t.Helper()
+	return launchEnv(t, bin, s, merged, nil, args...)
+}
+
+// launchEnv is launch with env added to the program's environment.
+func launchEnv(t *testing.T, bin string, s sink, merged bool, env []string, args ...string) (*exec.Cmd, *bufio.Reader, func() crashed) {
+	t.Helper()
 	cmd := exec.Command(bin, args...)
-	cmd.Env = append(os.Environ(), "STDIOBUF_MAXDELAY=none")
+	cmd.Env = append(append(os.Environ(), "STDIOBUF_MAXDELAY=none"), env...)
 	var out *os.File // what the program writes to
 	var collect func() []byte
 	switch s {
@@ -321,7 +327,9 @@ func TestCrashFatalError(t *testing.T) {
 // signal to itself dies before its next line. One that sends it and
 // returns from main keeps its lines; whether it then dies of the signal
 // or exits 0 is a race in the plain build too (another thread may take
-// the signal while main returns), so either end is accepted there.
+// the signal while main returns), so either end is accepted there. One
+// that sends it and then calls syscall.Exec, ForkExec or Exit dies of it
+// before the call, without running the new program or the child.
 func TestCrashSignal(t *testing.T) {
 	plain, buffered := crashPrograms(t)
 	cases := []struct {
@@ -336,6 +344,9 @@ func TestCrashSignal(t *testing.T) {
 		{"ignore", syscall.SIGTERM, false},
 		{"kill-self", 0, false},
 		{"kill-self-return", 0, true},
+		{"kill-self-exec", 0, false},
+		{"kill-self-forkexec", 0, false},
+		{"kill-self-exit", 0, false},
 	}
 	for _, c := range cases {
 		for _, s := range []sink{toFile, toPipe, toPty} {
@@ -386,6 +397,94 @@ func TestCrashSignalBusy(t *testing.T) {
 				break
 			}
 		}
+	}
+}
+
+// TestCrashAbort: a SIGABRT sent by another process (systemd's
+// watchdog), which the program does not catch, keeps the lines written
+// before it and then shows the goroutine dump and the status 2 of the
+// plain build.
+func TestCrashAbort(t *testing.T) {
+	plain, buffered := crashPrograms(t)
+	for _, s := range []sink{toFile, toPipe, toPty} {
+		t.Run(string(s), func(t *testing.T) {
+			var res [2]crashed
+			for i, bin := range []string{plain, buffered} {
+				cmd, errPipe, wait := launch(t, bin, s, false, "wait")
+				awaitReady(t, errPipe)
+				if err := cmd.Process.Signal(syscall.SIGABRT); err != nil {
+					t.Fatal(err)
+				}
+				res[i] = wait()
+				// The dump's registers, threads and the goroutine the
+				// signal interrupted differ from run to run; its head
+				// and main's place do not.
+				for _, want := range []string{"SIGABRT: abort\nPC=", "main.main()"} {
+					if !strings.Contains(res[i].Stderr, want) {
+						t.Errorf("%s: standard error lacks %q:\n%s", bin, want, res[i].Stderr)
+					}
+				}
+				res[i].Stderr = ""
+			}
+			if diff := cmp.Diff(res[0], res[1]); diff != "" {
+				t.Errorf("-stdout build differs from the plain build (-plain +stdout):\n%s", diff)
+			}
+		})
+	}
+}
+
+// TestCrashSignalStuck: SIGTERM while the only P runs a loop without a
+// preemption point (GOMAXPROCS=1, GODEBUG=asyncpreemptoff=1), where the
+// goroutine that flushes cannot run until the death's wait preempts the
+// loop: the program keeps its lines and dies of the signal, without
+// waiting for the flush's one-second limit. Without the buffer it dies in
+// a few milliseconds; the limit is a floor of one second when the wait
+// is not cut short, so a death under half a second in one of three runs
+// tells them apart on a loaded machine.
+func TestCrashSignalStuck(t *testing.T) {
+	plain, buffered := crashPrograms(t)
+	env := []string{"GOMAXPROCS=1", "GODEBUG=asyncpreemptoff=1"}
+	run := func(bin string) (crashed, time.Duration) {
+		cmd, errPipe, wait := launchEnv(t, bin, toFile, false, env, "spin")
+		awaitReady(t, errPipe)
+		start := time.Now()
+		if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
+			t.Fatal(err)
+		}
+		c := wait()
+		return c, time.Since(start)
+	}
+	want, _ := run(plain)
+	var took []time.Duration
+	for range 3 {
+		got, d := run(buffered)
+		took = append(took, d)
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Fatalf("-stdout build differs from the plain build (-plain +stdout):\n%s", diff)
+		}
+		if d < 500*time.Millisecond {
+			return
+		}
+	}
+	t.Errorf("the -stdout build took %v from SIGTERM to its death, want under 500ms once", took)
+}
+
+// TestCrashRawFork: a fork made with a raw system call, which the
+// syscall package's hooks do not see, copies the buffer into the child,
+// which writes its bytes again when it exits through Go, as docs/stdout.md
+// says (C's fork copies a FILE's buffer alike). With the bound off, the
+// lines before the fork come out twice.
+func TestCrashRawFork(t *testing.T) {
+	plain, buffered := crashPrograms(t)
+	want := runCrash(t, plain, toFile, false, "raw-fork")
+	before, after, ok := strings.Cut(want.Stdout, "parent after")
+	if !ok {
+		t.Fatalf("the plain build's output lacks the parent's last line: %+v", want)
+	}
+	want.Stdout = before + before + "parent after" + after
+	got := runCrash(t, buffered, toFile, false, "raw-fork")
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("-stdout build (-want +got):\n%s", diff)
 	}
 }
 

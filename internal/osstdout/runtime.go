@@ -10,6 +10,7 @@ import (
 	"go/token"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -27,14 +28,19 @@ type insertion struct {
 	// precedes, found at any depth of fn's body, which must hold
 	// exactly one; "" puts the statement first in the body.
 	before string
-	// stmt is the statement's source, made from fn's parameter names;
-	// "" if fn lacks the parameter it needs.
+	// stmt is the source of the statements, made from fn's parameter
+	// names; "" if fn lacks a parameter they need.
 	stmt func(params []string) string
 	// each: fn is declared once per platform (syscall's generated
 	// files) and every declaration gets the statement; otherwise the
 	// package must declare it exactly once.
 	each bool
 }
+
+// A hookKey tells apart the hooks of one function.
+type hookKey struct{ fn, before string }
+
+func (h insertion) key() hookKey { return hookKey{h.fn, h.before} }
 
 // fixed is a statement that does not depend on the parameters.
 func fixed(s string) func([]string) string { return func([]string) string { return s } }
@@ -71,6 +77,15 @@ var insertions = map[string][]insertion{
 		{fn: "sighandler", file: "signal_unix.go", before: "dieFromSignal", stmt: func(p []string) string {
 			return onParam(p, 0, "if stdioSignalDeath(%s) { return }")
 		}},
+		// A signal that ends the program with a goroutine dump: an
+		// external SIGABRT defers the dump to the flush. Before
+		// startpanic_m, which runs only when no dump is under way.
+		{fn: "sighandler", file: "signal_unix.go", before: "startpanic_m", stmt: func(p []string) string {
+			if len(p) < 3 || p[0] == "_" || p[1] == "_" || p[2] == "_" {
+				return ""
+			}
+			return fmt.Sprintf("if stdioSignalAbort(%s, &sigctxt{%s, %s}) { return }", p[0], p[1], p[2])
+		}},
 		// The runtime's print and println, and fatal errors (concurrent
 		// map writes), flush only where Go code may run (stdioCanFlush).
 		{fn: "printlock", stmt: fixed("stdioBeforePrint()")},
@@ -84,7 +99,9 @@ var insertions = map[string][]insertion{
 		{fn: "Close", each: true, stmt: ifParam(0, "runtime_stdioTryFlush()")},
 		{fn: "ForkExec", each: true, stmt: fixed("runtime_stdioFlush()")},
 		{fn: "StartProcess", each: true, stmt: fixed("runtime_stdioFlush()")},
-		{fn: "Exec", each: true, stmt: fixed("runtime_stdioTryFlush()")},
+		// Flushed, then a fatal signal kills at once until the execve
+		// fails and Exec returns.
+		{fn: "Exec", each: true, stmt: fixed("runtime_stdioBeforeExec()\ndefer runtime_stdioAfterExec()")},
 	},
 }
 
@@ -107,7 +124,7 @@ func PatchFiles(goroot, goVersion, pkg string, templates map[string][]byte) (map
 		return nil, fmt.Errorf("osstdout: no hooks for package %s", pkg)
 	}
 	dir := filepath.Join(goroot, "src", filepath.FromSlash(pkg))
-	found := make(map[string]int) // declarations of each hooked function
+	found := make(map[hookKey]int) // declarations of each hook's function
 	out := make(map[string][]byte)
 	err := eachSource(dir, func(name string, src []byte) error {
 		patched, err := insertHooks(name, src, hooks, found)
@@ -124,7 +141,7 @@ func PatchFiles(goroot, goVersion, pkg string, templates map[string][]byte) (map
 	}
 	var problems []string
 	for _, h := range hooks {
-		switch n := found[h.fn]; {
+		switch n := found[h.key()]; {
 		case n == 0 && h.file != "":
 			problems = append(problems, "no func "+h.fn+" in "+h.file)
 		case n == 0:
@@ -135,6 +152,7 @@ func PatchFiles(goroot, goVersion, pkg string, templates map[string][]byte) (map
 	}
 	if len(problems) > 0 {
 		sort.Strings(problems)
+		problems = slices.Compact(problems) // two hooks of one function
 		return nil, fmt.Errorf("%w: %s's %s has %s", ErrMoved, goVersion, pkg, strings.Join(problems, ", "))
 	}
 	for name, b := range templates {
@@ -162,9 +180,9 @@ func PatchFiles(goroot, goVersion, pkg string, templates map[string][]byte) (map
 }
 
 // insertHooks returns src with the statements of hooks inserted into the
-// functions it declares, or nil if it declares none; found counts the
-// declarations seen.
-func insertHooks(name string, src []byte, hooks []insertion, found map[string]int) ([]byte, error) {
+// functions it declares, or nil if it declares none; found counts, by
+// hook, the declarations seen.
+func insertHooks(name string, src []byte, hooks []insertion, found map[hookKey]int) ([]byte, error) {
 	fset := token.NewFileSet()
 	f, err := parser.ParseFile(fset, name, src, parser.SkipObjectResolution)
 	if err != nil {
@@ -180,7 +198,7 @@ func insertHooks(name string, src []byte, hooks []insertion, found map[string]in
 			if fd.Name.Name != h.fn || h.file != "" && h.file != name {
 				continue
 			}
-			found[h.fn]++
+			found[h.key()]++
 			e, err := hookEdit(fset, fd, h)
 			if err != nil {
 				return nil, err

@@ -108,7 +108,11 @@ func TestPatchFilesHooksRuntime(t *testing.T) {
 		}
 	}
 	sig := string(files["signal_unix.go"])
-	for _, s := range []string{"if stdioSignalDeath(sig) {\n\t\t\treturn\n\t\t}\n\t\tdieFromSignal(sig)", "func stdioSignalWatch()", "//go:build unix"} {
+	for _, s := range []string{
+		"if stdioSignalDeath(sig) {\n\t\t\treturn\n\t\t}\n\t\tdieFromSignal(sig)",
+		"if stdioSignalAbort(sig, &sigctxt{info, ctxt}) {\n\t\t\treturn\n\t\t}\n\t\tstartpanic_m()",
+		"func stdioSignalWatch()", "//go:build unix",
+	} {
 		if !strings.Contains(sig, s) {
 			t.Errorf("the patched signal_unix.go lacks %q", s)
 		}
@@ -130,7 +134,8 @@ func follows(calls []string, a, b string) bool {
 
 // TestPatchFilesHooksSyscall: every declaration of the hooked syscall
 // functions, on every platform, starts with its flush, conditional on the
-// descriptor where the function takes one.
+// descriptor where the function takes one; Exec's is followed by the
+// deferred call that ends its window.
 func TestPatchFilesHooksSyscall(t *testing.T) {
 	files, err := PatchFiles(goroot(t), runtime.Version(), "syscall", templatesOf(t, "syscall"))
 	if err != nil {
@@ -148,9 +153,9 @@ func TestPatchFilesHooksSyscall(t *testing.T) {
 			if !ok || fd.Body == nil || fd.Recv != nil {
 				continue
 			}
-			var first string
-			if len(fd.Body.List) > 0 {
-				first = nodeText(fset, b, fd.Body.List[0])
+			var first, second string
+			if len(fd.Body.List) > 1 {
+				first, second = nodeText(fset, b, fd.Body.List[0]), nodeText(fset, b, fd.Body.List[1])
 			}
 			switch fd.Name.Name {
 			case "Dup2", "Dup3":
@@ -163,14 +168,16 @@ func TestPatchFilesHooksSyscall(t *testing.T) {
 				if fd := paramName(fd, 0); first != "if "+fd+" == 1 {\n\t\truntime_stdioTryFlush()\n\t}" {
 					t.Errorf("%s's Close starts with %q", name, first)
 				}
-			case "ForkExec", "StartProcess", "Exec":
+			case "ForkExec", "StartProcess":
 				count[fd.Name.Name]++
-				want := "runtime_stdioFlush()"
-				if fd.Name.Name == "Exec" {
-					want = "runtime_stdioTryFlush()"
-				}
-				if first != want {
+				if want := "runtime_stdioFlush()"; first != want {
 					t.Errorf("%s's %s starts with %q, want %q", name, fd.Name.Name, first, want)
+				}
+			case "Exec":
+				count["Exec"]++
+				want := []string{"runtime_stdioBeforeExec()", "defer runtime_stdioAfterExec()"}
+				if diff := cmp.Diff(want, []string{first, second}); diff != "" {
+					t.Errorf("%s's Exec starts otherwise (-want +got):\n%s", name, diff)
 				}
 			}
 		}
@@ -213,6 +220,13 @@ func fakeRoot(t *testing.T, pkg string, files map[string]string) string {
 	return root
 }
 
+// sighandler is a signal_unix.go whose sighandler has dieFromSignal's
+// call, and then dump's, if it is not "".
+func sighandler(dump string) string {
+	return "package runtime\n\nfunc sighandler(sig uint32, info *siginfo, ctxt unsafe.Pointer, gp *g) {\n" +
+		"\tif flags&_SigKill != 0 { dieFromSignal(sig) }\n\tif crashing.Load() == 0 { " + dump + " }\n}\n"
+}
+
 // TestPatchFilesNamesWhatMoved: a release whose runtime lacks a hooked
 // function, or whose function lacks the call a hook goes before, or that
 // declares once-only functions twice, stops the generation with an error
@@ -222,7 +236,7 @@ func TestPatchFilesNamesWhatMoved(t *testing.T) {
 		"panic.go":       "package runtime\n\nfunc gopanic(e any) { preprintpanics(); fatalpanic() }\nfunc Goexit() { goexit1() }\nfunc fatal(s string) {}\n",
 		"print.go":       "package runtime\n\nfunc printlock() {}\n",
 		"runtime.go":     "package runtime\n\nfunc syscall_Exit(code int) {}\n",
-		"signal_unix.go": "package runtime\n\nfunc sighandler(sig uint32) { if flags&_SigKill != 0 { dieFromSignal(sig) } }\n",
+		"signal_unix.go": sighandler("startpanic_m()"),
 	}
 	with := func(name, src string) map[string]string {
 		m := make(map[string]string)
@@ -240,6 +254,8 @@ func TestPatchFilesNamesWhatMoved(t *testing.T) {
 		{"complete", complete, ""},
 		{"no fatalpanic call", with("panic.go", "package runtime\n\nfunc gopanic(e any) { preprintpanics() }\nfunc Goexit() { goexit1() }\nfunc fatal(s string) {}\n"),
 			"go9.99's runtime/panic.go: func gopanic has 0 call statements of fatalpanic, want 1"},
+		{"no startpanic_m call", with("signal_unix.go", sighandler("")),
+			"go9.99's runtime/signal_unix.go: func sighandler has 0 call statements of startpanic_m, want 1"},
 		{"sighandler moved", with("signal_unix.go", "package runtime\n"),
 			"go9.99's runtime has no func sighandler in signal_unix.go"},
 		{"printlock twice", with("print2.go", "package runtime\n\nfunc printlock() {}\n"),

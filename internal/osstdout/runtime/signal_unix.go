@@ -16,19 +16,39 @@ import (
 // write(2).
 const stdioSignalLimit = 1e9
 
+// stdioSignalStuck is how long a fatal signal's death waits, in
+// nanoseconds, for a flusher that cannot be scheduled: while it has not
+// started, every P runs a goroutine and none of them has gone through the
+// scheduler since (a loop without preemption points under
+// GODEBUG=asyncpreemptoff=1). sysmon asks a goroutine that runs for 10 ms
+// to yield, so a scheduler that makes progress moves within that. Once
+// stuck, the wait turns asynchronous preemption back on and waits as
+// long again (stdioSignalPreempt).
+const stdioSignalStuck = 100e6
+
+// The si_code values of a signal another process sent with kill(2) or
+// sigqueue(3) on Linux, the only system where the flush runs.
+const (
+	stdioSIUser  = 0
+	stdioSIQueue = -1
+)
+
 // stdioSig is the state of a flush before a fatal signal's death. A
 // signal handler cannot run Go code, so sighandler defers the death
 // (stdioSignalDeath) and wakes a thread of its own, started by os's init,
 // like sysmon without a P; that thread readies a parked system goroutine,
-// which flushes, and dies of the signal once it has, or once
-// stdioSignalLimit has passed.
+// which flushes, and dies of the signal once it has, once
+// stdioSignalLimit has passed, or once the scheduler has stood still
+// without running it for stdioSignalStuck, twice.
 //
 // Invariant: pending is 0 until the first fatal signal, then that signal
-// for good; g is set before parked is.
+// for good; g is set before parked is; running is set once g has been
+// readied and runs.
 var stdioSig struct {
 	started atomic.Bool // the thread and the goroutine exist
 	pending atomic.Uint32
 	parked  atomic.Bool // g waits in gopark to be readied
+	running atomic.Bool // g runs, readied by the thread
 	g       *g          // the goroutine that flushes
 	wake    note        // sighandler wakes the thread
 	done    note        // g has flushed
@@ -55,14 +75,49 @@ func stdioSignalStart() {
 // stdioSignalDeath is called by sighandler in place of dieFromSignal for a
 // signal whose default action kills and that the program neither caught
 // nor ignored. It reports whether the death is deferred to the flush;
-// a second fatal signal kills at once.
+// a second fatal signal kills at once, and so does one that arrives while
+// syscall.Exec runs, which flushed before it (stdioExecs): deferred, it
+// would be lost with the program that receives it.
 //
 //go:nowritebarrierrec
 func stdioSignalDeath(sig uint32) bool {
 	if !stdioSig.started.Load() || !stdioSig.pending.CompareAndSwap(0, sig) {
 		return false
 	}
+	// The CAS comes before this load, and syscall.Exec's increment
+	// before its load of pending: one of them sees the other.
+	if stdioExecs.Load() != 0 {
+		return false
+	}
 	notewakeup(&stdioSig.wake)
+	return true
+}
+
+// stdioSignalAbort is called by sighandler before it reports a signal
+// that ends the program with a goroutine dump (startpanic_m), and no dump
+// is under way. For a SIGABRT another process sent (systemd's watchdog
+// does; si_code SI_USER or SI_QUEUE), which the program neither caught
+// nor ignored, it defers the dump and the exit to the flush as
+// stdioSignalDeath defers a death, and reports whether it did. The
+// runtime's own aborts never come here: they raise SIGABRT from the
+// thread itself (SI_TKILL) after marking the signal unhandled, and C's
+// abort(3) raises it with tgkill too.
+//
+//go:nowritebarrierrec
+func stdioSignalAbort(sig uint32, c *sigctxt) bool {
+	if sig != _SIGABRT {
+		return false
+	}
+	if code := int32(c.sigcode()); code != stdioSIUser && code != stdioSIQueue {
+		return false
+	}
+	if !stdioSignalDeath(sig) {
+		return false
+	}
+	// sighandler marked the M throwing before it called this.
+	mp := getg().m
+	mp.throwing = throwTypeNone
+	mp.caughtsig.set(nil)
 	return true
 }
 
@@ -74,22 +129,106 @@ func stdioSignalWatch() {
 	checkdead()
 	unlock(&sched.lock)
 	notesleep(&stdioSig.wake)
-	// The goroutine may not have run yet, in a program that has done
-	// little since its start.
-	deadline := nanotime() + stdioSignalLimit
-	for !stdioSig.parked.Load() && nanotime() < deadline {
-		usleep(100)
-	}
-	if stdioSig.parked.Load() {
-		var list gList
-		list.push(stdioSig.g)
-		injectglist(&list)
-		// A negative time would make notetsleep wait for good.
-		if left := deadline - nanotime(); left > 0 {
-			notetsleep(&stdioSig.done, left)
+	stdioSignalAwait(nanotime() + stdioSignalLimit)
+	stdioSignalDie(stdioSig.pending.Load())
+}
+
+// stdioSignalAwait readies the goroutine that flushes and waits until it
+// has flushed, until deadline, or until the scheduler has stood still for
+// stdioSignalStuck while the goroutine has not run, a second time if the
+// first made it preempt the goroutines. The goroutine may not have parked
+// yet, in a program that has done little since its start.
+func stdioSignalAwait(deadline int64) {
+	readied, preempted := false, false
+	ticks, _ := stdioSchedTicks()
+	still := nanotime()
+	for {
+		if !readied && stdioSig.parked.Load() {
+			var list gList
+			list.push(stdioSig.g)
+			injectglist(&list)
+			readied = true
+		}
+		if readied {
+			if notetsleep(&stdioSig.done, 1e6) {
+				return
+			}
+		} else {
+			usleep(100)
+		}
+		now := nanotime()
+		if now >= deadline {
+			return
+		}
+		if stdioSig.running.Load() {
+			continue // stuck in write(2) at worst: wait for the deadline
+		}
+		t, busy := stdioSchedTicks()
+		if !busy || t != ticks {
+			ticks, still = t, now
+		} else if now-still >= stdioSignalStuck {
+			if preempted || !stdioSignalPreempt() {
+				return
+			}
+			preempted, still = true, now
 		}
 	}
-	dieFromSignal(stdioSig.pending.Load())
+}
+
+// stdioSignalPreempt turns asynchronous preemption back on where
+// GODEBUG=asyncpreemptoff=1 turned it off, for the rest of the program's
+// life (until the death, stdioSignalLimit at most), and asks the
+// goroutine on every P to yield, so that a loop without preemption points
+// lets the flusher run. It reports whether it did; not where the runtime
+// cannot preempt so, or turned it off itself (gccheckmark).
+func stdioSignalPreempt() bool {
+	if !preemptMSupported || debug.asyncpreemptoff == 0 || debug.gccheckmark > 0 {
+		return false
+	}
+	atomic.Storeint32(&debug.asyncpreemptoff, 0)
+	lock(&allpLock)
+	for _, pp := range allp {
+		if pp.status == _Prunning {
+			preemptone(pp)
+		}
+	}
+	unlock(&allpLock)
+	return true
+}
+
+// stdioSchedTicks returns the sum of the Ps' scheduler counts, and whether
+// every P runs a goroutine. Read without the Ps' owners, as sysmon's
+// retake reads them.
+func stdioSchedTicks() (sum uint64, busy bool) {
+	lock(&allpLock)
+	busy = true
+	for _, pp := range allp {
+		sum += uint64(pp.schedtick)
+		if pp.status != _Prunning {
+			busy = false
+		}
+	}
+	unlock(&allpLock)
+	return sum, busy
+}
+
+// stdioSignalDie ends the program as the deferred signal would have. A
+// SIGABRT is sent again to the process, and sighandler, finding a death
+// under way, prints its goroutine dump and exits as it does without the
+// buffer; any other signal kills.
+func stdioSignalDie(sig uint32) {
+	if sig == _SIGABRT {
+		// Let the flusher park first, so that the dump does not show
+		// it running where the signal lands on its thread.
+		for i := 0; i < 100 && stdioSig.running.Load() && readgstatus(stdioSig.g)&^_Gscan != _Gwaiting; i++ {
+			usleep(100)
+		}
+		raiseproc(sig)
+		// The dump runs on the thread that takes the signal, and ends
+		// the process; this one waits for it, then dies all the same.
+		usleep(10 * stdioSignalLimit / 1000)
+	}
+	dieFromSignal(sig)
 }
 
 // stdioSignalFlusher is the goroutine that flushes, and leaves standard
@@ -99,6 +238,7 @@ func stdioSignalWatch() {
 func stdioSignalFlusher() {
 	stdioSig.g = getg()
 	gopark(stdioSignalParked, nil, waitReasonZero, traceBlockSystemGoroutine, 1)
+	stdioSig.running.Store(true)
 	stdioHooks.finish()
 	notewakeup(&stdioSig.done)
 	gopark(nil, nil, waitReasonZero, traceBlockForever, 1) // the watch thread kills the process
@@ -114,6 +254,6 @@ func stdioSignalParked(*g, unsafe.Pointer) bool {
 func stdioSignalExiting() {
 	if sig := stdioSig.pending.Load(); sig != 0 {
 		stdioHooks.tryFlush()
-		dieFromSignal(sig)
+		stdioSignalDie(sig)
 	}
 }

@@ -64,11 +64,17 @@ func os_stdioRegister(flush, tryFlush, finish, beforePrint func()) {
 //go:linkname os_stdioExiting os.runtime_stdioExiting
 func os_stdioExiting() { stdioExiting() }
 
+// syscall_stdioFlush flushes, then dies of a fatal signal whose death
+// waits for a flush: a plain program would not have gone on to replace
+// descriptor 1 or start a child. A signal that arrives after the check
+// is one that arrived just after the call.
+//
 //go:linkname syscall_stdioFlush syscall.runtime_stdioFlush
 func syscall_stdioFlush() {
 	if f := stdioHooks.flush; f != nil {
 		f()
 	}
+	stdioExiting()
 }
 
 //go:linkname syscall_stdioTryFlush syscall.runtime_stdioTryFlush
@@ -76,7 +82,33 @@ func syscall_stdioTryFlush() {
 	if f := stdioHooks.tryFlush; f != nil {
 		f()
 	}
+	stdioExiting()
 }
+
+// stdioExecs counts the calls of syscall.Exec under way. While it is not
+// 0, a fatal signal kills at once (stdioSignalDeath): what was buffered
+// is out, and a death deferred past the execve would be lost, where
+// without the buffer the new program would get the signal or never run.
+var stdioExecs atomic.Int32
+
+// syscall_stdioBeforeExec runs first in syscall.Exec: it flushes, then
+// counts the call, then dies of a fatal signal that came before, in that
+// order, so that a signal arriving during the flush is seen either here
+// or by the handler.
+//
+//go:linkname syscall_stdioBeforeExec syscall.runtime_stdioBeforeExec
+func syscall_stdioBeforeExec() {
+	if f := stdioHooks.tryFlush; f != nil {
+		f()
+	}
+	stdioExecs.Add(1)
+	stdioExiting()
+}
+
+// syscall_stdioAfterExec runs when syscall.Exec returns, having failed.
+//
+//go:linkname syscall_stdioAfterExec syscall.runtime_stdioAfterExec
+func syscall_stdioAfterExec() { stdioExecs.Add(-1) }
 
 // stdioExiting dies of a fatal signal whose flush is under way; the
 // program was about to end in another way (exit, a panic), which a

@@ -130,6 +130,55 @@ func main() {
 		// ... and before main returns.
 		lines("self", 10)
 		syscall.Kill(os.Getpid(), syscall.SIGTERM)
+	case "kill-self-exec", "kill-self-forkexec", "kill-self-exit":
+		// A fatal signal, then a call that would hand the descriptor
+		// on or end the program otherwise: the signal wins, as it
+		// does without the buffer. Sent to its own thread, the signal
+		// is handled before tgkill returns: a signal sent to the
+		// process may be handled by another thread later, and the call
+		// win in the plain build too.
+		lines("self", 10)
+		runtime.LockOSThread()
+		syscall.Tgkill(os.Getpid(), syscall.Gettid(), syscall.SIGTERM)
+		switch os.Args[1] {
+		case "kill-self-exec":
+			fail(syscall.Exec(os.Args[0], []string{os.Args[0], "child"}, os.Environ()))
+		case "kill-self-forkexec":
+			pid, err := syscall.ForkExec(os.Args[0], []string{os.Args[0], "child"}, &syscall.ProcAttr{Files: []uintptr{0, 1, 2}})
+			if err != nil {
+				fail(err)
+			}
+			var ws syscall.WaitStatus
+			syscall.Wait4(pid, &ws, 0, nil)
+			lines("parent after", 10)
+		default:
+			syscall.Exit(3)
+		}
+	case "raw-fork":
+		// A fork the syscall package does not see copies the buffer:
+		// the child, exiting through Go, writes what it held again.
+		lines("fork", 3)
+		pid, _, errno := syscall.RawSyscall(syscall.SYS_CLONE, uintptr(syscall.SIGCHLD), 0, 0)
+		if errno != 0 {
+			fail(errno)
+		}
+		if pid == 0 {
+			os.Exit(0)
+		}
+		var ws syscall.WaitStatus
+		if _, err := syscall.Wait4(int(pid), &ws, 0, nil); err != nil {
+			fail(err)
+		}
+		lines("parent after", 1)
+	case "spin":
+		// Killed by the test while it loops without a preemption
+		// point (the test runs it with GOMAXPROCS=1 and
+		// GODEBUG=asyncpreemptoff=1): the scheduler never runs
+		// another goroutine.
+		lines("spin", 10)
+		fmt.Fprintln(os.Stderr, "ready")
+		for {
+		}
 	case "notify":
 		// A program that catches the signal keeps its own behaviour.
 		c := make(chan os.Signal, 1)
