@@ -175,6 +175,40 @@ func main() {
 		}()
 		time.Sleep(300 * time.Millisecond)
 		os.Exit(3)
+	case "coproc":
+		// A coprocess whose peer writes all its input before it reads
+		// any output: a goroutine writes 2000001 bytes (small writes,
+		// then a large one) while main reads all of standard input.
+		var wg sync.WaitGroup
+		wg.Go(func() {
+			for i := range 100000 {
+				fmt.Printf("line %07d\n", i)
+			}
+			os.Stdout.Write(append(bytes.Repeat([]byte("x"), 700000), '\n'))
+		})
+		n, err := io.Copy(io.Discard, os.Stdin)
+		wg.Wait()
+		fmt.Fprintln(os.Stderr, "read", n, err)
+	case "stuck":
+		// While a goroutine is blocked writing to a pipe nobody reads,
+		// what sees the descriptor or starts a child: each call's time,
+		// in milliseconds, on standard error.
+		go func() {
+			for i := 0; ; i++ {
+				fmt.Println("filling", i)
+			}
+		}()
+		time.Sleep(300 * time.Millisecond)
+		timed := func(name string, call func() error) {
+			start := time.Now()
+			err := call()
+			fmt.Fprintf(os.Stderr, "%s %d %v\n", name, time.Since(start).Milliseconds(), err)
+		}
+		timed("exec", func() error { return exec.Command("true").Run() })
+		timed("fd", func() error { os.Stdout.Fd(); return nil })
+		timed("stat", func() error { _, err := os.Stdout.Stat(); return err })
+		timed("dup2", func() error { return syscall.Dup2(1, 1) })
+		os.Exit(0)
 	case "rawprompt":
 		// A prompt, then a raw read of the descriptor (as
 		// term.ReadPassword does): the prompt shows first.
