@@ -73,8 +73,8 @@ func runtime_stdioSleep(ns int64)
 // runtime_stdioG identifies the calling goroutine. Implemented in runtime.
 func runtime_stdioG() uintptr
 
-// stdioBuffer is a buffered file's state. The zero value with w set is
-// ready; f is what w writes to.
+// stdioBuffer is a buffered file's state: ready once w, which writes to
+// the file through its original methods, is set.
 type stdioBuffer struct {
 	mu  sync.Mutex // guards every field below but pending; never held across a system call
 	wmu sync.Mutex // held by the busy goroutine across its write(2); taken under mu only while !busy
