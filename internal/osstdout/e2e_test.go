@@ -32,6 +32,7 @@ var (
 	stdoutBin string // testdata/prog built with `stdiobuf build -stdout`
 	raceBin   string // the same with -race
 	plainOv   string // `stdiobuf overlay`, without -stdout
+	stdoutOv  string // `stdiobuf overlay -stdout`
 	binDir    string
 )
 
@@ -72,6 +73,7 @@ func programs(t *testing.T) (plain, buffered string) {
 		if buildErr != nil {
 			return
 		}
+		stdoutOv = ov
 		plainBin = filepath.Join(binDir, "prog-plain")
 		stdoutBin = filepath.Join(binDir, "prog-stdout")
 		raceBin = filepath.Join(binDir, "prog-race")
@@ -80,16 +82,11 @@ func programs(t *testing.T) (plain, buffered string) {
 			race         bool
 		}{{plainBin, "", false}, {stdoutBin, ov, false}, {raceBin, ov, true}}
 		for _, b := range builds {
-			args := []string{"build", "-o", b.out}
-			if b.overlay != "" {
-				args = append(args, "-overlay="+b.overlay)
-			}
+			var flags []string
 			if b.race {
-				args = append(args, "-race")
+				flags = append(flags, "-race")
 			}
-			args = append(args, "./testdata/prog")
-			if out, err := exec.Command("go", args...).CombinedOutput(); err != nil {
-				buildErr = fmt.Errorf("go %s: %v\n%s", strings.Join(args, " "), err, out)
+			if buildErr = goBuild("build", b.out, b.overlay, "./testdata/prog", flags...); buildErr != nil {
 				return
 			}
 		}
@@ -98,6 +95,20 @@ func programs(t *testing.T) (plain, buffered string) {
 		t.Fatal(buildErr)
 	}
 	return plainBin, stdoutBin
+}
+
+// goBuild runs `go verb -o out [-overlay=overlay] flags pkg` (verb build,
+// or test with flag -c) and returns its output in the error if it fails.
+func goBuild(verb, out, overlay, pkg string, flags ...string) error {
+	args := append([]string{verb, "-o", out}, flags...)
+	if overlay != "" {
+		args = append(args, "-overlay="+overlay)
+	}
+	args = append(args, pkg)
+	if b, err := exec.Command("go", args...).CombinedOutput(); err != nil {
+		return fmt.Errorf("go %s: %v\n%s", strings.Join(args, " "), err, b)
+	}
+	return nil
 }
 
 func TestMain(m *testing.M) {
@@ -428,33 +439,44 @@ func TestRawPrompt(t *testing.T) {
 func TestExitWhileWriterStuck(t *testing.T) {
 	plain, buffered := programs(t)
 	for _, bin := range []string{plain, buffered} {
-		r, w, err := os.Pipe()
-		if err != nil {
-			t.Fatal(err)
-		}
-		cmd := exec.Command(bin, "exithang")
-		cmd.Stdout = w
-		if err := cmd.Start(); err != nil {
-			t.Fatal(err)
-		}
-		w.Close()
-		done := make(chan error, 1)
-		go func() { done <- cmd.Wait() }()
-		select {
-		case err := <-done:
-			var ee *exec.ExitError
-			if !errors.As(err, &ee) || ee.ExitCode() != 3 {
-				t.Errorf("%s: %v, want exit status 3", filepath.Base(bin), err)
-			}
-		case <-time.After(60 * time.Second):
-			// A guard against a hang, not a timing: exit takes about
-			// a second at most.
-			cmd.Process.Kill()
-			<-done
+		// A guard against a hang, not a timing: exit takes about a
+		// second at most.
+		_, err, hung := runUnread(t, bin, "exithang", 60*time.Second)
+		var ee *exec.ExitError
+		if hung {
 			t.Errorf("%s: os.Exit did not return to the system while a writer was stuck", filepath.Base(bin))
+		} else if !errors.As(err, &ee) || ee.ExitCode() != 3 {
+			t.Errorf("%s: %v, want exit status 3", filepath.Base(bin), err)
 		}
-		r.Close()
 	}
+}
+
+// runUnread runs bin with arg, its standard output a pipe nobody reads,
+// for d at most, and returns what it wrote to standard error, how it
+// ended, and whether it was killed at d instead.
+func runUnread(t *testing.T, bin, arg string, d time.Duration) (stderr string, err error, hung bool) {
+	t.Helper()
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	cmd := exec.Command(bin, arg)
+	var errBuf bytes.Buffer
+	cmd.Stdout, cmd.Stderr = w, &errBuf
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	w.Close()
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	select {
+	case err = <-done:
+	case <-time.After(d):
+		cmd.Process.Kill()
+		err, hung = <-done, true
+	}
+	return errBuf.String(), err, hung
 }
 
 // TestPanic: an unrecovered panic runs no exit hooks, but the runtime's

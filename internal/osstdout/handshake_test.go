@@ -99,6 +99,11 @@ type conversation struct {
 	// stdout, if set, is the program's standard output, and the texts
 	// are what it writes to standard error.
 	stdout *os.File
+	// merged sends standard error where standard output goes, as `go
+	// test` runs a test binary.
+	merged bool
+	// wait is how long each text may take to arrive: stepWait if 0.
+	wait time.Duration
 }
 
 // converse runs bin through c with standard output to s, answering each
@@ -121,6 +126,13 @@ func converse(t *testing.T, bin string, s sink, c conversation) (stderr string, 
 	if c.stdout != nil {
 		cmd.Stdout, cmd.Stderr = c.stdout, out
 	}
+	if c.merged {
+		cmd.Stderr = out
+	}
+	wait := c.wait
+	if wait == 0 {
+		wait = stepWait
+	}
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
@@ -136,7 +148,7 @@ func converse(t *testing.T, bin string, s sink, c conversation) (stderr string, 
 	for i, text := range c.texts {
 		so.WriteString(text)
 		start := time.Now()
-		if err := until(so.String(), stepWait); err != nil {
+		if err := until(so.String(), wait); err != nil {
 			t.Fatalf("%s %v, step %d: %v (stderr %q)", filepath.Base(bin), c.args, i, err, errBuf.String())
 		}
 		fmt.Fprintf(&delays, " %v", time.Since(start).Round(time.Millisecond))

@@ -25,6 +25,7 @@ func init() {
 	if s.w == nil {
 		return
 	}
+	runtime_stdioBoundStart(stdioBoundFire)
 	runtime_stdioRegister(func() { s.flushBefore(nil) }, s.tryFlush, s.finish, s.beforePrint)
 	// Hooks run last in, first out: this one, added after
 	// stdioStart's, runs before the exit flush, so that a program that
@@ -33,25 +34,41 @@ func init() {
 	exithook.Add(exithook.Hook{F: runtime_stdioExiting, RunOnFailure: true})
 }
 
-// finish flushes standard output and leaves it unbuffered, under one
-// hold of its lock, waiting for the lock no longer than tryFlush does:
-// the program goes on without exit hooks (after an unrecovered panic,
-// until it exits; after main's Goexit, until the other goroutines end;
-// after a fatal signal, until the signal kills it), so what other
-// goroutines write from now on goes straight out, whole, as without the
-// buffer. Taking the lock twice (a flush, then the switch) would let a
-// busy writer fill the buffer in between, and a flush by size then write
-// part of a line that the death cuts off.
+// stdioBoundFire is the runtime bound goroutine's fire: it goes through
+// every buffered file, today the one.
+func stdioBoundFire() { stdioOut.boundFlush() }
+
+// finish flushes standard output and leaves it unbuffered, with no Write
+// let in between (the flush keeps writers out, and the switch follows it
+// under the same hold of mu), waiting for a write under way no longer
+// than tryFlush does: the program goes on without exit hooks (after an
+// unrecovered panic, until it exits; after main's Goexit, until the other
+// goroutines end; after a fatal signal, until the signal kills it), so
+// what other goroutines write from now on goes straight out, whole, as
+// without the buffer. A Write let in between could fill the buffer, and
+// a flush by size then write part of a line that the death cuts off.
 func (s *stdioStream) finish() {
-	if !s.lockWithin(stdioTryWait) {
+	if !s.waitIdle(stdioTryWait) {
 		return
 	}
-	defer s.mu.Unlock()
-	s.flushUnseen()
+	var err error
+	if !s.direct {
+		err = s.flushOut()
+	}
 	s.direct = true
+	s.mu.Unlock()
+	s.unseen(err)
 }
 
 // beforePrint flushes before the runtime's print and println write to
 // standard error, when that is standard output's file, as before a write
-// to os.Stderr.
-func (s *stdioStream) beforePrint() { s.beforeWrite(s.errf) }
+// to os.Stderr; but it never waits for a write its own goroutine has
+// under way, nor for mu longer than stdioPrintSpin: the runtime may print
+// while its goroutine is inside the buffer.
+func (s *stdioStream) beforePrint() {
+	f := s.errf
+	if f == nil || !s.pending.Load() || !s.aliases(f) {
+		return
+	}
+	s.flushOrdered(stdioPrintSpin)
+}

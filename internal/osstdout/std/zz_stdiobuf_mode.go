@@ -4,5 +4,9 @@ package os
 
 import "bufio"
 
-// stdioLineBuffered reports whether w, once decided, is line buffered.
-func stdioLineBuffered(w *bufio.Writer) bool { return w.Info().Mode == bufio.LineBuffered }
+// stdioModes reports whether w, once decided, is fully buffered and
+// whether it is line buffered.
+func stdioModes(w *bufio.Writer) (block, line bool) {
+	m := w.Info().Mode
+	return m == bufio.FullyBuffered, m == bufio.LineBuffered
+}

@@ -42,14 +42,19 @@
 //
 // The cells, each a flush of what stdout holds, if anything:
 //   - buffers: the bytes go into the buffer, not to the kernel.
-//   - flushes: before the call; the program cannot see the flush, so its
-//     error is reported on stderr (unseen).
-//   - flushes, err: before the call, and the flush's error is the call's.
-//     After Close, writes go straight to the closed file.
-//   - before read: before the call, if stdin is not a regular file or
-//     stdout is line buffered (beforeRead).
-//   - orders: before the call, so that the file gets the bytes in the
-//     order the program wrote them (beforeWrite).
+//   - flushes: before the call, unless a flush is under way, which has
+//     the bytes; the program cannot see the flush, so its error is
+//     reported on stderr (unseen).
+//   - flushes, err: before the call, after a flush under way, and the
+//     flush's error is the call's. After Close, writes go straight to
+//     the closed file.
+//   - before read: handed to the runtime's goroutine, so that the read
+//     never waits on it, if stdin is not a regular file or stdout is line
+//     buffered (beforeRead).
+//   - orders: before the call, after a flush under way, so that the file
+//     gets the bytes in the order the program wrote them (beforeWrite).
+//
+// zz_stdiobuf_buffer.go says who waits for whom.
 //
 // osstdout's TestMethodTable checks this table against Methods, Funcs and
 // the methods' bodies.
@@ -72,24 +77,15 @@ import (
 //
 // out, in and errf are the *File values os.Stdout, os.Stdin and os.Stderr
 // held at start-up and never change, so a program that assigns another
-// *File to os.Stdout writes to it unbuffered, as before. Every other field
-// but pending, the Onces and what they guard is guarded by mu.
+// *File to os.Stdout writes to it unbuffered, as before. The buffer's
+// fields and errShown are guarded by its mu; the Onces guard what follows
+// them.
 type stdioStream struct {
+	stdioBuffer
 	out, in, errf *File
 
-	mu       sync.Mutex
-	w        *bufio.Writer
-	direct   bool          // writes go straight to out: after Close and after the exit flush
-	bound    time.Duration // the longest a byte waits in w; 0: no bound (glibc's rule)
-	boundSet bool          // bound was read from the environment
-	since    time.Time     // when the bytes in w began to wait (while w holds bytes)
-	timer    *time.Timer   // calls boundFlush; made at the first wait
-	armed    bool          // timer is set, or its boundFlush has not taken mu yet
-	errSeen  bool          // a write or an asked-for flush returned an error to the program
-	errShown bool          // an error the program could not see was reported on errf
-	exitZero bool          // the exit hooks run for status 0
-
-	pending atomic.Bool // w holds bytes; written under mu, read without it
+	errShown bool // an error the program could not see was reported on errf
+	exitZero bool // the exit hooks run for status 0; written and read by the exiting goroutine
 
 	outOnce sync.Once
 	outInfo FileInfo // out's fstat, nil if it failed: what an alias of out is the same file as
@@ -149,115 +145,97 @@ func (r stdioRawFile) Fd() uintptr { return r.f.stdioRawFd() }
 // buffering reports whether writes to f go through the buffer.
 func (s *stdioStream) buffering(f *File) bool { return f == s.out && s.w != nil }
 
-// write is a Write of the original standard output.
+// write is a Write of the original standard output. A Write that a fully
+// buffered w takes into its free space is a copy under mu; any other
+// (the first, which decides w, one that fills it, every Write of a line
+// buffered or unbuffered w) is writeBusy's.
 func (s *stdioStream) write(b []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.direct {
+	if !s.lockIdle(0) {
 		return s.out.stdioRawWrite(b)
+	}
+	if s.direct {
+		s.mu.Unlock()
+		return s.out.stdioRawWrite(b)
+	}
+	if !s.block || len(b) > s.w.Available() {
+		return s.writeBusy(b)
 	}
 	before := s.w.Buffered()
 	n, err := s.w.Write(b)
 	if err != nil {
 		s.errSeen = true
 	}
-	if before == 0 || s.w.Buffered() != before+n {
+	if before == 0 {
 		s.settle(before, n)
 	}
+	s.mu.Unlock()
 	return n, err
 }
 
-// settle records, after w took added bytes while it held before, whether
-// bytes wait and since when, and arms the bound when a wait begins: when
-// bytes stay in a buffer that was empty, or that a flush by size emptied
-// during the write. Bytes added to a wait already under way change
-// nothing (write does not even call it then), so a fast writer costs the
-// bound one clock read a buffer.
-func (s *stdioStream) settle(before, added int) {
-	after := s.w.Buffered()
-	if s.pending.Load() != (after > 0) {
-		s.pending.Store(after > 0)
+// writeBusy writes b through w with mu released; the caller holds mu and
+// the buffer is idle. The first one also decides w (an fstat) and
+// allocates its buffer, and reads the bound, all outside mu.
+func (s *stdioStream) writeBusy(b []byte) (int, error) {
+	before := s.w.Buffered()
+	s.begin()
+	n, err := s.w.Write(b)
+	first := !s.boundSet
+	var block, line bool
+	if first {
+		// w decided at this Write, and nothing changes its mode.
+		block, line = stdioModes(s.w)
+		s.bound, s.boundSet = int64(stdioBound()), true
 	}
-	if after == 0 || before > 0 && after == before+added {
-		return
+	s.end()
+	if first {
+		s.block, s.line = block, line
 	}
-	s.since = time.Now()
-	if !s.boundSet {
-		s.bound, s.boundSet = stdioBound(), true
+	if err != nil {
+		s.errSeen = true
 	}
-	if s.bound > 0 && !s.armed {
-		s.arm(s.bound)
-	}
+	s.settle(before, n)
+	s.mu.Unlock()
+	return n, err
 }
 
-// arm sets the timer to call boundFlush after d.
-func (s *stdioStream) arm(d time.Duration) {
-	s.armed = true
-	if s.timer == nil {
-		s.timer = time.AfterFunc(d, s.boundFlush)
-		return
-	}
-	s.timer.Reset(d)
-}
-
-// boundFlush runs when the oldest byte buffered may have waited for the
-// bound: it writes out everything buffered (a prompt or a line without
-// its newline too), or, if the bytes buffered now began to wait later,
-// sets the timer for them. The timer is never stopped: after a flush by
-// size or an asked-for one it finds nothing to do.
+// boundFlush is the runtime goroutine's fire: it writes out everything
+// buffered (a prompt or a line without its newline too) when the oldest
+// byte has waited for the bound or the flush was handed to it, and
+// otherwise arms the bound for the bytes buffered now. While the buffer
+// is busy the write under way has those bytes.
 func (s *stdioStream) boundFlush() {
 	s.mu.Lock()
+	if s.busy {
+		s.missed = true
+		s.mu.Unlock()
+		return
+	}
+	if s.direct || s.w.Buffered() == 0 || !s.due() {
+		s.mu.Unlock()
+		return
+	}
+	err := s.flushOut()
+	s.mu.Unlock()
+	s.unseen(err)
+}
+
+// flushAsked is a flush the program asked for (Sync, ReadFrom's, Flush of
+// a bufio.Writer over standard output): a write, which waits for the one
+// under way, and the program gets its error. It flushes if f is the
+// original standard output, or f is nil.
+func (s *stdioStream) flushAsked(f *File) error {
+	if s.w == nil || f != nil && f != s.out || !s.lockIdle(0) {
+		return nil
+	}
 	defer s.mu.Unlock()
-	s.armed = false
-	if s.direct || s.w.Buffered() == 0 {
-		return
-	}
-	if wait := s.bound - time.Since(s.since); wait > 0 {
-		s.arm(wait)
-		return
-	}
-	s.flushUnseen()
-}
-
-// flushLocked writes out what is buffered; the caller holds mu.
-func (s *stdioStream) flushLocked() error {
-	before := s.w.Buffered()
-	err := s.w.Flush()
-	s.settle(before, 0)
-	return err
-}
-
-// flushSeen is a flush whose error the program gets, unless out is
-// written to directly; the caller holds mu.
-func (s *stdioStream) flushSeen() error {
 	if s.direct {
 		return nil
 	}
-	err := s.flushLocked()
+	err := s.flushOut()
 	if err != nil {
 		s.errSeen = true
 	}
 	return err
-}
-
-// flushUnseen is a flush the program cannot see, whose error is reported
-// (unseen), unless out is written to directly; the caller holds mu.
-func (s *stdioStream) flushUnseen() {
-	if !s.direct {
-		s.unseen(s.flushLocked())
-	}
-}
-
-// flushAsked is a flush the program asked for (Sync, ReadFrom's, Flush of
-// a bufio.Writer over standard output): the program gets its error. It
-// flushes if f is the original standard output, or f is nil.
-func (s *stdioStream) flushAsked(f *File) error {
-	if s.w == nil || f != nil && f != s.out {
-		return nil
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.flushSeen()
 }
 
 // flushed is bufio's hook after a Writer's Flush (osSide.flushed): if the
@@ -272,42 +250,79 @@ func (s *stdioStream) flushed(w io.Writer) error {
 }
 
 // flushBefore flushes before f is used in a way that sees the descriptor
-// or the file (Fd, Stat, a child process, a read of a peer, another *File
-// on the same file): f nil means in any case. The program cannot see the
-// flush, so its error is reported (unseen).
+// or the file (Fd, Stat, a child process, Dup2 onto it): f nil means in
+// any case. It is not a write: while the buffer is busy it returns at
+// once. The program cannot see the flush, so its error is reported
+// (unseen).
 func (s *stdioStream) flushBefore(f *File) {
 	if !s.pending.Load() || f != nil && f != s.out {
 		return
 	}
 	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.flushUnseen()
+	if s.busy {
+		s.missed = true
+		s.mu.Unlock()
+		return
+	}
+	s.flushUnlock()
 }
 
-// Longest waits for the lock where waiting for good is not an option:
-// at exit and Close (a goroutine may hold the lock for good, blocked in a
+// flushOrdered flushes before a write through another *File on the same
+// file, or the runtime's print to it: a write, which waits for the one
+// under way (spin: see lockIdle), so that the file gets the bytes in the
+// order the program wrote them.
+func (s *stdioStream) flushOrdered(spin int64) {
+	if !s.lockIdle(spin) {
+		return
+	}
+	s.flushUnlock()
+}
+
+// flushUnlock writes out what is buffered, unless the file is written to
+// directly, releases mu and reports the flush's error (unseen); the
+// caller holds mu and the buffer is idle.
+func (s *stdioStream) flushUnlock() {
+	var err error
+	if !s.direct {
+		err = s.flushOut()
+	}
+	s.mu.Unlock()
+	s.unseen(err)
+}
+
+// Longest waits for a write under way where waiting for good is not an
+// option: at exit and Close (a goroutine may be blocked for good in a
 // write(2) that nobody will take: a full pipe, a terminal stopped with
-// ^S), and in tryFlush (a panic or a signal: the holder may never run
+// ^S), and in tryFlush (a panic or a signal: the writer may never run
 // again).
 const (
 	stdioExitWait = time.Second
 	stdioTryWait  = 100 * time.Millisecond
+	// stdioPrintSpin is how long the runtime's print hook tries mu,
+	// which its own goroutine may hold, in nanoseconds: as long as
+	// tryFlush waits, since another goroutine may hold mu for a while
+	// when the machine is loaded or a collection stops the world, and
+	// giving up puts the print before what was written before it.
+	stdioPrintSpin = int64(stdioTryWait)
 )
 
 // exitFlush flushes at exit, as the last exit hook, and leaves standard
 // output unbuffered, so that what other goroutines write while the
 // process ends goes straight out. Exit must not wait for a stuck writer,
-// as a plain Go program does not, so it tries the lock for a while and
-// gives up, losing what is buffered, as glibc's exit skips a stream it
-// cannot lock. If a write error the program could not see was reported
-// and the program exits with status 0, it exits with status 1 instead, as
-// gnulib's close_stdout makes GNU tools do.
+// as a plain Go program does not, so it waits for a write under way for a
+// while and gives up, losing what is buffered, as glibc's exit skips a
+// stream it cannot lock. If a write error the program could not see was
+// reported and the program exits with status 0, it exits with status 1
+// instead, as gnulib's close_stdout makes GNU tools do.
 func (s *stdioStream) exitFlush() {
-	if s.w == nil || !s.lockWithin(stdioExitWait) {
+	if s.w == nil || !s.waitIdle(stdioExitWait) {
 		return
 	}
-	s.flushUnseen()
+	err := s.flushOut()
 	s.direct = true
+	s.mu.Unlock()
+	s.unseen(err)
+	s.mu.Lock()
 	fail := s.errShown && s.exitZero
 	s.mu.Unlock()
 	if fail {
@@ -315,18 +330,18 @@ func (s *stdioStream) exitFlush() {
 	}
 }
 
-// tryFlush writes out everything buffered without waiting for good on the
-// lock: the hooks of a dying program (a panic, a fatal signal) call it,
-// where the lock's holder may be the goroutine that panicked or one that
-// will never be scheduled again. It waits stdioTryWait at most, then gives
-// up. It may be called from any goroutine, any number of times, also after
-// the exit flush and after Close, when there is nothing to flush.
+// tryFlush writes out everything buffered without waiting for good for a
+// write under way: the hooks of a dying program (a panic, a fatal
+// signal), Exec and a Close of descriptor 1 call it, where the writer may
+// be the goroutine that panicked or one that will never be scheduled
+// again. It waits stdioTryWait at most, then gives up. It may be called
+// from any goroutine, any number of times, also after the exit flush and
+// after Close, when there is nothing to flush.
 func (s *stdioStream) tryFlush() {
-	if !s.pending.Load() || !s.lockWithin(stdioTryWait) {
+	if !s.pending.Load() || !s.waitIdle(stdioTryWait) {
 		return
 	}
-	defer s.mu.Unlock()
-	s.flushUnseen()
+	s.flushUnlock()
 }
 
 // close flushes before the original standard output is closed, and
@@ -335,25 +350,19 @@ func (s *stdioStream) tryFlush() {
 // make Close wait for good; then what it holds is lost. The flush's error
 // is Close's.
 func (s *stdioStream) close() error {
-	if !s.lockWithin(stdioExitWait) {
+	if !s.waitIdle(stdioExitWait) {
 		return nil
 	}
 	defer s.mu.Unlock()
-	err := s.flushSeen()
+	if s.direct {
+		return nil
+	}
+	err := s.flushOut()
+	if err != nil {
+		s.errSeen = true
+	}
 	s.direct = true
 	return err
-}
-
-// lockWithin takes s.mu if it can within about d, and reports whether it
-// did.
-func (s *stdioStream) lockWithin(d time.Duration) bool {
-	for range d / time.Millisecond {
-		if s.mu.TryLock() {
-			return true
-		}
-		time.Sleep(time.Millisecond)
-	}
-	return s.mu.TryLock()
 }
 
 // unseen reports err, met by a flush the program could not see (the
@@ -363,17 +372,22 @@ func (s *stdioStream) lockWithin(d time.Duration) bool {
 // asked-for flush already returned is the program's to report, and a
 // broken pipe keeps Go's behaviour: the write raised SIGPIPE, and a
 // program that catches it goes on as it would without the buffer. The
-// caller holds mu.
+// caller does not hold mu: the message is a write(2).
 func (s *stdioStream) unseen(err error) {
-	if err == nil || s.errSeen || s.errShown || s.errf == nil {
+	if err == nil || s.errf == nil {
 		return
 	}
 	text := stdioErrText(err)
 	if text == "Broken pipe" {
 		return
 	}
-	s.errShown = true
-	s.errf.stdioRawWrite([]byte(stdioProgName() + ": write error: " + text + "\n"))
+	s.mu.Lock()
+	show := !s.errSeen && !s.errShown
+	s.errShown = s.errShown || show
+	s.mu.Unlock()
+	if show {
+		s.errf.stdioRawWrite([]byte(stdioProgName() + ": write error: " + text + "\n"))
+	}
 }
 
 // stdioProgName is the base name of the program, as GNU tools name
@@ -417,6 +431,12 @@ func stdioErrText(err error) string {
 // StdoutPipe) never waits for an answer to a question still in its
 // buffer, which a C program without fflush does. A filter reading a pipe
 // then writes about once per read of its input.
+//
+// The reader never waits on the flush: it hands it to the runtime's
+// goroutine, or leaves it to the write under way. In a plain build the
+// bytes went out with the writers' own Writes, so a full pipe blocked a
+// writer, never the reader; a reader that waited could deadlock a peer
+// that writes all its input before it reads any output.
 func (s *stdioStream) beforeRead(f *File) {
 	if f != s.in || !s.pending.Load() {
 		return
@@ -426,9 +446,17 @@ func (s *stdioStream) beforeRead(f *File) {
 		s.inFile = err == nil && fi.Mode().IsRegular()
 	})
 	s.mu.Lock()
-	defer s.mu.Unlock()
-	if !s.inFile || stdioLineBuffered(s.w) {
-		s.flushUnseen()
+	wake := false
+	switch {
+	case s.inFile && !s.line:
+	case s.busy:
+		s.missed = true
+	case !s.direct && s.w.Buffered() > 0:
+		s.urgent, wake = true, true
+	}
+	s.mu.Unlock()
+	if wake {
+		runtime_stdioWake()
 	}
 }
 
@@ -441,7 +469,7 @@ func (s *stdioStream) beforeWrite(f *File) {
 	if f == nil || f == s.out || !s.pending.Load() || !s.aliases(f) {
 		return
 	}
-	s.flushBefore(nil)
+	s.flushOrdered(0)
 }
 
 // Values of stdioAliasState.

@@ -13,6 +13,7 @@ import (
 	"os"
 	"os/exec"
 	"os/signal"
+	"runtime"
 	"strings"
 	"sync"
 	"syscall"
@@ -175,6 +176,68 @@ func main() {
 		}()
 		time.Sleep(300 * time.Millisecond)
 		os.Exit(3)
+	case "coproc":
+		// A coprocess whose peer writes all its input before it reads
+		// any output: a goroutine writes 2000001 bytes (small writes,
+		// then a large one) while main reads all of standard input.
+		var wg sync.WaitGroup
+		wg.Go(func() {
+			for i := range 100000 {
+				fmt.Printf("line %07d\n", i)
+			}
+			os.Stdout.Write(append(bytes.Repeat([]byte("x"), 700000), '\n'))
+		})
+		n, err := io.Copy(io.Discard, os.Stdin)
+		wg.Wait()
+		fmt.Fprintln(os.Stderr, "read", n, err)
+	case "printers":
+		// Goroutines alternate lines of standard output with the
+		// runtime's print, while collections stop the world: under 2>&1
+		// each print comes after the line its goroutine printed before
+		// it. Each print is one string, one write(2), so that lines of
+		// two goroutines never mix (println writes each argument apart).
+		var wg sync.WaitGroup
+		for g := range 4 {
+			wg.Go(func() {
+				for i := range 300 {
+					fmt.Println("out", g, i)
+					print(fmt.Sprintf("err %d %d\n", g, i))
+					if i%50 == 0 {
+						runtime.GC()
+					}
+				}
+			})
+		}
+		wg.Wait()
+	case "stuck":
+		// While a goroutine is blocked writing to a pipe nobody reads,
+		// what sees the descriptor or starts a child: each call's time,
+		// in milliseconds, on standard error.
+		go func() {
+			for i := 0; ; i++ {
+				fmt.Println("filling", i)
+			}
+		}()
+		time.Sleep(300 * time.Millisecond)
+		timed := func(name string, call func() error) {
+			start := time.Now()
+			err := call()
+			fmt.Fprintf(os.Stderr, "%s %d %v\n", name, time.Since(start).Milliseconds(), err)
+		}
+		timed("exec", func() error { return exec.Command("true").Run() })
+		timed("fd", func() error { os.Stdout.Fd(); return nil })
+		timed("stat", func() error { _, err := os.Stdout.Stat(); return err })
+		timed("dup3", func() error {
+			// Descriptor 1 replaced by a copy of itself (Dup3 is on
+			// every Linux port; Dup2 is not).
+			fd, err := syscall.Dup(1)
+			if err != nil {
+				return err
+			}
+			defer syscall.Close(fd)
+			return syscall.Dup3(fd, 1, 0)
+		})
+		os.Exit(0)
 	case "rawprompt":
 		// A prompt, then a raw read of the descriptor (as
 		// term.ReadPassword does): the prompt shows first.

@@ -1,0 +1,239 @@
+//go:build stdiobuf_std
+
+// This file is added to package os by `stdiobuf build -stdout`:
+// stdioBuffer, the state of a *File whose writes go through a buffer, and
+// the rules by which goroutines share it. Nothing in it depends on which
+// file it buffers; today the original standard output has the one
+// buffer (zz_stdiobuf_stdout.go).
+//
+// No goroutine waits for a lock whose holder may be blocked in a system
+// call on a peer (a full pipe, a terminal stopped with ^S), and a flush
+// already under way is as good as one's own:
+//   - mu guards memory and is never held across a system call;
+//   - the goroutine that writes to the file with the buffer's bytes (a
+//     flush), or with a Write the buffer does not simply take, marks the
+//     buffer busy and holds wmu, not mu, across its write(2); w is then
+//     its alone, and no byte enters the buffer;
+//   - a write (Write, a write through another *File on the same file, a
+//     flush the program asks for) waits on wmu for the one under way, as
+//     in a plain build a Write waits for os.File's own write lock. That
+//     keeps causal order: a Write never returns with its bytes queued
+//     behind a flush that may never end;
+//   - anything else that flushes (Fd, Stat, a child process, the bound, a
+//     read of standard input) returns at once while the buffer is busy:
+//     everything buffered is part of the write under way, and what a
+//     line-buffered write leaves is flushed when it ends (missed).
+//     Otherwise it flushes itself; before a read of standard input it
+//     hands the flush to the runtime's goroutine instead, so that a
+//     reader never waits on a write(2): in a plain build the writer, not
+//     the reader, is the one that waits on a full pipe;
+//   - exit, Close and the flushes of a dying program wait a bounded time
+//     for the write under way (waitIdle), then go on without it, as a
+//     plain build's exit does not wait for a writer stuck in write(2);
+//   - the runtime's print hook and the fatal-error path never wait for a
+//     write their own goroutine has under way (busyG), and take mu only
+//     by TryLock for a bounded time, so a print the runtime makes while
+//     its goroutine is inside the buffer cannot deadlock.
+//
+// The bound's clock and timer are the runtime's (its
+// zz_stdiobuf_bound.go): the real clock, whatever testing/synctest bubble
+// a writer runs in.
+
+package os
+
+import (
+	"bufio"
+	"runtime"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// runtime_stdioBoundStart starts the runtime's goroutine that calls fire
+// when an armed deadline passes or runtime_stdioWake asks for it.
+// Implemented in runtime.
+func runtime_stdioBoundStart(fire func())
+
+// runtime_stdioArm makes fire run at when (runtime_stdioNanotime's clock)
+// at the latest. Implemented in runtime.
+func runtime_stdioArm(when int64)
+
+// runtime_stdioWake makes fire run soon, on the runtime's goroutine.
+// Implemented in runtime.
+func runtime_stdioWake()
+
+// runtime_stdioNanotime is the real monotonic clock, in nanoseconds, also
+// inside a synctest bubble. Implemented in runtime.
+func runtime_stdioNanotime() int64
+
+// runtime_stdioSleep sleeps ns nanoseconds of the real clock.
+// Implemented in runtime.
+func runtime_stdioSleep(ns int64)
+
+// runtime_stdioG identifies the calling goroutine. Implemented in runtime.
+func runtime_stdioG() uintptr
+
+// stdioBuffer is a buffered file's state: ready once w, which writes to
+// the file through its original methods, is set.
+type stdioBuffer struct {
+	mu  sync.Mutex // guards every field below but pending; never held across a system call
+	wmu sync.Mutex // held by the busy goroutine across its write(2); taken under mu only while !busy
+
+	w        *bufio.Writer // the buffer; while busy, the busy goroutine's alone
+	busy     bool          // a goroutine writes to the file with mu released (a flush, or a Write w does not simply take)
+	busyG    uintptr       // that goroutine (runtime_stdioG)
+	missed   bool          // a flush found the buffer busy: when it ends, flush what is left
+	block    bool          // w is decided and fully buffered: a Write that fits its free space makes no system call
+	line     bool          // w is decided and line buffered
+	direct   bool          // writes go straight to the file: after Close and after the exit flush
+	bound    int64         // the longest a byte waits in w, in nanoseconds; 0: no bound (glibc's rule)
+	boundSet bool          // bound was read from the environment (by the first busy write)
+	since    int64         // when the bytes in w began to wait (runtime_stdioNanotime), while w holds bytes
+	armed    bool          // the runtime's timer is set for since+bound, or its fire has not taken mu yet
+	urgent   bool          // a flush was handed to the runtime's goroutine
+	errSeen  bool          // a write or an asked-for flush returned an error to the program
+
+	pending atomic.Bool // w holds bytes; written under mu, read without it
+}
+
+// lockIdle takes mu once no write is under way, waiting for one as a
+// write does, on wmu. It reports false, holding nothing, if the write
+// under way is the calling goroutine's own (a runtime print while it is
+// in w), or, with spin > 0, if mu stays taken for spin nanoseconds.
+func (b *stdioBuffer) lockIdle(spin int64) bool {
+	for {
+		if spin == 0 {
+			b.mu.Lock()
+		} else if !b.tryLockFor(spin) {
+			return false
+		}
+		if idle, self := b.idleOrSelf(); idle || self {
+			return idle
+		}
+		b.wmu.Lock()
+		b.wmu.Unlock()
+	}
+}
+
+// idleOrSelf reports, with mu held, whether the buffer is idle; if it is
+// not, it releases mu and reports whether the write under way is the
+// calling goroutine's own.
+func (b *stdioBuffer) idleOrSelf() (idle, self bool) {
+	if !b.busy {
+		return true, false
+	}
+	self = b.busyG == runtime_stdioG()
+	b.mu.Unlock()
+	return false, self
+}
+
+// tryLockFor takes mu if it can within about ns nanoseconds, without
+// ever waiting on it, and reports whether it did.
+func (b *stdioBuffer) tryLockFor(ns int64) bool {
+	deadline := runtime_stdioNanotime() + ns
+	for !b.mu.TryLock() {
+		if runtime_stdioNanotime() >= deadline {
+			return false
+		}
+		runtime.Gosched()
+	}
+	return true
+}
+
+// waitIdle takes mu once no write is under way, if that happens within
+// about d, and reports whether it did: where waiting for good is not an
+// option (exit, Close, a dying program), since the write under way may
+// never end. It never waits for a write of the calling goroutine's own.
+func (b *stdioBuffer) waitIdle(d time.Duration) bool {
+	deadline := runtime_stdioNanotime() + int64(d)
+	for {
+		if b.mu.TryLock() {
+			if idle, self := b.idleOrSelf(); idle || self {
+				return idle
+			}
+		}
+		if runtime_stdioNanotime() >= deadline {
+			return false
+		}
+		runtime_stdioSleep(int64(time.Millisecond))
+	}
+}
+
+// begin marks the buffer busy and releases mu, keeping wmu; the caller
+// holds mu and the buffer is idle.
+func (b *stdioBuffer) begin() {
+	b.busy, b.busyG = true, runtime_stdioG()
+	b.wmu.Lock()
+	b.mu.Unlock()
+}
+
+// end takes mu back and marks the buffer idle. If a flush found it busy
+// meanwhile and bytes are left, it hands their flush to the runtime's
+// goroutine.
+func (b *stdioBuffer) end() {
+	b.mu.Lock()
+	b.busy, b.busyG = false, 0
+	b.wmu.Unlock()
+	if b.missed {
+		b.missed = false
+		if !b.direct && b.w.Buffered() > 0 {
+			b.urgent = true
+			runtime_stdioWake()
+		}
+	}
+}
+
+// flushOut writes out what w holds, with mu released, and returns the
+// error; the caller holds mu, the buffer is idle, and mu is held again on
+// return.
+func (b *stdioBuffer) flushOut() error {
+	before := b.w.Buffered()
+	if before == 0 {
+		return b.w.Flush() // no system call: an earlier error, if any
+	}
+	b.begin()
+	defer b.end()
+	return b.w.Flush()
+}
+
+// settle records, after w took added bytes while it held before, whether
+// bytes wait and since when, and arms the bound when a wait begins: when
+// bytes stay in a buffer that was empty, or that a flush by size emptied
+// during the write. Bytes added to a wait already under way change
+// nothing, so a fast writer costs the bound one clock read a buffer. The
+// caller holds mu and the buffer is idle.
+func (b *stdioBuffer) settle(before, added int) {
+	after := b.w.Buffered()
+	if b.pending.Load() != (after > 0) {
+		b.pending.Store(after > 0)
+	}
+	if after == 0 || before > 0 && after == before+added {
+		return
+	}
+	b.since = runtime_stdioNanotime()
+	if b.bound > 0 && !b.armed {
+		b.armed = true
+		runtime_stdioArm(b.since + b.bound)
+	}
+}
+
+// due reports whether the bytes waiting in w must go out now: the bound
+// has passed, or a flush was handed over. If not, it arms the bound for
+// them. The caller holds mu, the buffer is idle and w holds bytes.
+func (b *stdioBuffer) due() bool {
+	b.armed = false
+	if b.urgent {
+		b.urgent = false
+		return true
+	}
+	if b.bound == 0 {
+		return false
+	}
+	at := b.since + b.bound
+	if runtime_stdioNanotime() >= at {
+		return true
+	}
+	b.armed = true
+	runtime_stdioArm(at)
+	return false
+}
