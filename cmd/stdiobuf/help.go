@@ -11,6 +11,7 @@ import (
 const usage = `usage: stdiobuf build|install|run|test|vet [-stdout] [-policy P] [go flags] [packages]
        stdiobuf overlay [-stdout] [-policy P]
        stdiobuf version [-stdout] [-policy P]
+       stdiobuf check [go vet flags] [packages]
        stdiobuf help [command]
 `
 
@@ -42,6 +43,13 @@ var helpVerbs = map[string]string{
 	"version": `version
     Print the Go toolchain, target and stream version the overlay is made
     for, the default policy it builds in, and the overlay's path.
+`,
+	"check": `check [go vet flags] [packages]
+    Report where the packages pay one system call per record on an
+    *os.File (writes and reads in a loop without a buffer), bufio.Writers
+    that a path leaves without Flush, and Scanner loops that never check
+    Err, with suggested fixes (-fix applies them, -diff shows them). It is
+    go vet with package check's analyzer; docs/check.md.
 `,
 	"help": `help [command]
     Print this text.
@@ -98,7 +106,7 @@ func help(w io.Writer, args []string) error {
 	var b strings.Builder
 	b.WriteString(helpAbout)
 	b.WriteString(usage + "\n")
-	for _, verb := range []string{"build", "overlay", "version", "help"} {
+	for _, verb := range []string{"build", "overlay", "version", "check", "help"} {
 		if topic == "" || topic == verb {
 			b.WriteString(helpVerbs[verb])
 		}

@@ -11,6 +11,7 @@
 //	stdiobuf build|install|run|test|vet [-stdout] [-policy P] [go flags] [packages]
 //	stdiobuf overlay [-stdout] [-policy P]
 //	stdiobuf version [-stdout] [-policy P]
+//	stdiobuf check [go vet flags] [packages]
 //	stdiobuf help [verb]
 //
 // The first form runs `go VERB -overlay=FILE [go flags] [packages]` and
@@ -65,6 +66,7 @@ type exitError struct {
 func (e *exitError) Error() string { return e.msg }
 
 func main() {
+	vetTool()
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 }
 
@@ -93,6 +95,8 @@ func dispatch(args []string, stdout, stderr io.Writer) error {
 	switch name, _, _ := strings.Cut(strings.TrimLeft(verb, "-"), "="); {
 	case verb == "help" || strings.HasPrefix(verb, "-") && (name == "h" || name == "help"):
 		return help(stdout, args)
+	case verb == "check":
+		return runCheck(args, stdout, stderr)
 	case strings.HasPrefix(verb, "-") && ownFlags[name]:
 		return &exitError{msg: fmt.Sprintf("%s goes after the command: stdiobuf build %s ... (run stdiobuf help)", verb, verb), code: 2}
 	case !goVerbs[verb] && verb != "overlay" && verb != "version":
