@@ -21,6 +21,9 @@
 //   - a `for sc.Scan()` loop over a bufio.Scanner (or stream.Scanner)
 //     whose Err is never called in the function.
 //
+// Test files and generated files are not reported: a test's output is
+// not the program's, and generated code is fixed in its generator.
+//
 // An *os.File is an expression of that static type, or a local variable
 // of interface type every assignment of which is one. Calls in an if
 // statement's body whose condition looks at an error (error reporting,
@@ -44,6 +47,7 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"strings"
 
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/analysis/passes/ctrlflow"
@@ -68,10 +72,16 @@ const streamPath = "github.com/stdiobuf/stdiobuf/stream"
 func run(pass *analysis.Pass) (any, error) {
 	ins := pass.ResultOf[inspect.Analyzer].(*inspector.Inspector)
 	cfgs := pass.ResultOf[ctrlflow.Analyzer].(*ctrlflow.CFGs)
-	c := &checker{pass: pass, assigns: collectAssigns(pass, ins)}
+	c := &checker{pass: pass, assigns: collectAssigns(pass, ins), skip: map[*token.File]bool{}}
+	for _, f := range pass.Files {
+		tf := pass.Fset.File(f.Pos())
+		if strings.HasSuffix(tf.Name(), "_test.go") || ast.IsGenerated(f) {
+			c.skip[tf] = true
+		}
+	}
 	c.logToFile = c.logSetToFile(ins)
 	ins.WithStack([]ast.Node{(*ast.CallExpr)(nil)}, func(n ast.Node, push bool, stack []ast.Node) bool {
-		if push {
+		if push && !c.skipped(n) {
 			c.call(n.(*ast.CallExpr), stack)
 		}
 		return true
@@ -85,7 +95,7 @@ func run(pass *analysis.Pass) (any, error) {
 		case *ast.FuncLit:
 			body = fn.Body
 		}
-		if body == nil {
+		if body == nil || c.skipped(n) {
 			return
 		}
 		c.writersFlushed(n, body, cfgs)
@@ -100,6 +110,12 @@ type checker struct {
 	assigns   map[types.Object]*assignments // every value given to each variable
 	logToFile bool                          // log.SetOutput is called, always with an *os.File
 	loops     []*loopRecords                // loops with per-record writes, in source order
+	skip      map[*token.File]bool          // test files and generated ones, which are not reported
+}
+
+// skipped reports whether n is in a file that is not reported.
+func (c *checker) skipped(n ast.Node) bool {
+	return c.skip[c.pass.Fset.File(n.Pos())]
 }
 
 // assignments are the values a variable is given.
