@@ -50,7 +50,6 @@ import (
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
-	"golang.org/x/tools/go/analysis/passes/ctrlflow"
 	"golang.org/x/tools/go/analysis/passes/inspect"
 	"golang.org/x/tools/go/ast/inspector"
 )
@@ -61,7 +60,7 @@ var Analyzer = &analysis.Analyzer{
 	Name:     "stdiobuf",
 	Doc:      "report per-record system calls on *os.File, unflushed bufio.Writers and unchecked Scanner errors\n\nSee https://github.com/stdiobuf/stdiobuf/blob/main/docs/check.md.",
 	URL:      "https://github.com/stdiobuf/stdiobuf/blob/main/docs/check.md",
-	Requires: []*analysis.Analyzer{inspect.Analyzer, ctrlflow.Analyzer},
+	Requires: []*analysis.Analyzer{inspect.Analyzer},
 	Run:      run,
 }
 
@@ -71,7 +70,6 @@ const streamPath = "github.com/stdiobuf/stdiobuf/stream"
 
 func run(pass *analysis.Pass) (any, error) {
 	ins := pass.ResultOf[inspect.Analyzer].(*inspector.Inspector)
-	cfgs := pass.ResultOf[ctrlflow.Analyzer].(*ctrlflow.CFGs)
 	c := &checker{pass: pass, assigns: collectAssigns(pass, ins), skip: map[*token.File]bool{}}
 	for _, f := range pass.Files {
 		tf := pass.Fset.File(f.Pos())
@@ -98,7 +96,7 @@ func run(pass *analysis.Pass) (any, error) {
 		if body == nil || c.skipped(n) {
 			return
 		}
-		c.writersFlushed(n, body, cfgs)
+		c.writersFlushed(body)
 		c.scannerErrs(body)
 	})
 	return nil, nil

@@ -7,7 +7,6 @@ import (
 	"go/types"
 
 	"golang.org/x/tools/go/analysis"
-	"golang.org/x/tools/go/analysis/passes/ctrlflow"
 	"golang.org/x/tools/go/cfg"
 	"golang.org/x/tools/go/types/typeutil"
 )
@@ -46,7 +45,7 @@ type use struct {
 // function fn makes into a local variable that it never assigns again and
 // that does not escape, each return and os.Exit that a path reaches after
 // writing to it without a Flush.
-func (c *checker) writersFlushed(fn ast.Node, body *ast.BlockStmt, cfgs *ctrlflow.CFGs) {
+func (c *checker) writersFlushed(body *ast.BlockStmt) {
 	var g *cfg.CFG
 	inspectFunc(body, func(n ast.Node, stack []ast.Node) {
 		var id *ast.Ident
@@ -78,15 +77,7 @@ func (c *checker) writersFlushed(fn ast.Node, body *ast.BlockStmt, cfgs *ctrlflo
 			return
 		}
 		if g == nil {
-			switch fn := fn.(type) {
-			case *ast.FuncDecl:
-				g = cfgs.FuncDecl(fn)
-			case *ast.FuncLit:
-				g = cfgs.FuncLit(fn)
-			}
-			if g == nil {
-				return
-			}
+			g = cfg.New(body, c.mayReturn)
 		}
 		c.unflushedPaths(g, n, id, value, stack, uses)
 	})
@@ -291,6 +282,40 @@ func (c *checker) unflushedPaths(g *cfg.CFG, def ast.Node, id *ast.Ident, value 
 		c.pass.Report(d)
 	}
 	walk(start, startAt+1, pathState{})
+}
+
+// noReturn are the functions and methods that never return, as
+// package.Name or package.Type.Name.
+var noReturn = map[string]bool{
+	"os.Exit": true, "runtime.Goexit": true,
+	"log.Fatal": true, "log.Fatalf": true, "log.Fatalln": true,
+	"log.Panic": true, "log.Panicf": true, "log.Panicln": true,
+	"log.Logger.Fatal": true, "log.Logger.Fatalf": true, "log.Logger.Fatalln": true,
+	"log.Logger.Panic": true, "log.Logger.Panicf": true, "log.Logger.Panicln": true,
+	"testing.common.Fatal": true, "testing.common.Fatalf": true, "testing.common.FailNow": true,
+	"testing.common.Skip": true, "testing.common.Skipf": true, "testing.common.SkipNow": true,
+}
+
+// mayReturn reports whether call may return: it is not a call of panic
+// or of a function of noReturn. The control-flow graph ends a block at
+// a call that does not.
+func (c *checker) mayReturn(call *ast.CallExpr) bool {
+	if b, ok := c.pass.TypesInfo.Uses[identOf(call.Fun)].(*types.Builtin); ok {
+		return b.Name() != "panic"
+	}
+	fn, ok := typeutil.Callee(c.pass.TypesInfo, call).(*types.Func)
+	if !ok || fn.Pkg() == nil {
+		return true
+	}
+	name := fn.Pkg().Path() + "." + fn.Name()
+	if recv := fn.Type().(*types.Signature).Recv(); recv != nil {
+		named := namedOf(recv.Type())
+		if named == nil {
+			return true
+		}
+		name = fn.Pkg().Path() + "." + named.Obj().Name() + "." + fn.Name()
+	}
+	return !noReturn[name]
 }
 
 // isClosingBrace reports whether ret is the return the CFG adds at the
