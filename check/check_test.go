@@ -22,6 +22,7 @@ func TestAnalyzer(t *testing.T) {
 		{"scanner", false},
 		{"logout", false},
 		{"silent", false},
+		{"streamuse", false},
 	}
 	dir := analysistest.TestData()
 	for _, tt := range tests {
