@@ -70,7 +70,7 @@ const streamPath = "github.com/stdiobuf/stdiobuf/stream"
 
 func run(pass *analysis.Pass) (any, error) {
 	ins := pass.ResultOf[inspect.Analyzer].(*inspector.Inspector)
-	c := &checker{pass: pass, assigns: collectAssigns(pass, ins), skip: map[*token.File]bool{}}
+	c := &checker{pass: pass, assigns: collectAssigns(pass, ins), skip: map[*token.File]bool{}, fixNames: map[ast.Node]map[string]bool{}}
 	for _, f := range pass.Files {
 		tf := pass.Fset.File(f.Pos())
 		if strings.HasSuffix(tf.Name(), "_test.go") || ast.IsGenerated(f) {
@@ -109,6 +109,7 @@ type checker struct {
 	logToFile bool                          // log.SetOutput is called, always with an *os.File
 	loops     []*loopRecords                // loops with per-record writes, in source order
 	skip      map[*token.File]bool          // test files and generated ones, which are not reported
+	fixNames  map[ast.Node]map[string]bool  // per block, the names the loop fixes declare in it
 }
 
 // skipped reports whether n is in a file that is not reported.

@@ -89,10 +89,14 @@ func (c *checker) loopFix(lr *loopRecords) *analysis.SuggestedFix {
 		}
 		fileText = os + ".Stdout"
 	}
-	name := c.freshName(lr.loop, "bw")
+	name := c.freshName(lr.loop, "bw", c.fixNames[parent])
 	if name == "" {
 		return nil
 	}
+	if c.fixNames[parent] == nil {
+		c.fixNames[parent] = map[string]bool{}
+	}
+	c.fixNames[parent][name] = true
 	indent := c.indentAt(lr.loop.Pos())
 	edits = append(edits,
 		analysis.TextEdit{Pos: lr.loop.Pos(), End: lr.loop.Pos(), NewText: []byte(fmt.Sprintf("%s := %s.NewWriter(%s)\n%s", name, qual, fileText, indent))},
@@ -362,8 +366,9 @@ func (c *checker) scopeAt(pos token.Pos) *types.Scope {
 }
 
 // freshName returns base, or base with a number, that names nothing at
-// the loop's position nor inside it, or "".
-func (c *checker) freshName(loop ast.Stmt, base string) string {
+// the loop's position nor inside it and is not in taken (the names
+// earlier fixes declare in the same block), or "".
+func (c *checker) freshName(loop ast.Stmt, base string, taken map[string]bool) string {
 	used := map[string]bool{}
 	ast.Inspect(loop, func(n ast.Node) bool {
 		if id, ok := n.(*ast.Ident); ok {
@@ -376,7 +381,7 @@ func (c *checker) freshName(loop ast.Stmt, base string) string {
 		if i > 0 {
 			name += strconv.Itoa(i)
 		}
-		if _, obj := c.scopeAt(loop.Pos()).LookupParent(name, loop.Pos()); obj == nil && !used[name] {
+		if _, obj := c.scopeAt(loop.Pos()).LookupParent(name, loop.Pos()); obj == nil && !used[name] && !taken[name] {
 			return name
 		}
 	}

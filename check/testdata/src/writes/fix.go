@@ -26,3 +26,12 @@ func dump(out *os.File, lines []string) {
 	}
 	fmt.Fprintln(out, n)
 }
+
+func twoLoops(f *os.File, a, b []string) {
+	for _, s := range a {
+		f.WriteString(s) // want `File.WriteString in a loop writes to f unbuffered.*suggested fix`
+	}
+	for _, s := range b {
+		f.WriteString(s) // want `File.WriteString in a loop writes to f unbuffered.*suggested fix`
+	}
+}
