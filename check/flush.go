@@ -412,7 +412,8 @@ func (c *checker) scannerErrs(body *ast.BlockStmt) {
 		if obj == nil || named == nil || !(isNamed(named, "bufio", "Scanner") || isNamed(named, streamPath, "Scanner")) {
 			return
 		}
-		if a := c.assigns[obj]; a == nil || !a.local || !within(obj.Pos(), body) {
+		a := c.assigns[obj]
+		if a == nil || !a.local || !within(obj.Pos(), body) || c.inMemory(a.values) {
 			return
 		}
 		checked, escapes := false, false
@@ -433,6 +434,33 @@ func (c *checker) scannerErrs(body *ast.BlockStmt) {
 			Message: fmt.Sprintf("for %s.Scan() loop never checks %s.Err(): a read error or a line longer than the Scanner's buffer ends the loop as end of input does; check %s.Err() after the loop", id.Name, id.Name, id.Name),
 		})
 	})
+}
+
+// memoryReaders are the readers over memory, which return no error but
+// io.EOF.
+var memoryReaders = map[string]bool{
+	"strings.NewReader": true, "bytes.NewReader": true, "bytes.NewBuffer": true, "bytes.NewBufferString": true,
+}
+
+// inMemory reports whether every one of values is a Scanner made over a
+// reader of memoryReaders, where Err can only say that a line was longer
+// than the Scanner's buffer.
+func (c *checker) inMemory(values []ast.Expr) bool {
+	for _, v := range values {
+		call, ok := ast.Unparen(v).(*ast.CallExpr)
+		if !ok || len(call.Args) != 1 {
+			return false
+		}
+		r, ok := ast.Unparen(call.Args[0]).(*ast.CallExpr)
+		if !ok {
+			return false
+		}
+		fn, ok := typeutil.Callee(c.pass.TypesInfo, r).(*types.Func)
+		if !ok || fn.Pkg() == nil || !memoryReaders[fn.Pkg().Path()+"."+fn.Name()] {
+			return false
+		}
+	}
+	return len(values) > 0
 }
 
 // within reports whether pos is inside n.

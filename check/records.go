@@ -24,6 +24,7 @@ type record struct {
 	call   *ast.CallExpr
 	what   string   // the call as the message names it: "fmt.Fprintf"
 	file   string   // the file as written: "os.Stdout", "f", "log's output"
+	fileX  ast.Expr // the file's expression; nil for os.Stdout, os.Stdin and log's output
 	read   bool     // a read, not a write
 	scan   bool     // fmt's scanning, which reads a byte at a time
 	target ast.Expr // the *os.File argument or receiver a fix replaces; nil for fmt.Print*
@@ -54,6 +55,11 @@ func (c *checker) call(call *ast.CallExpr, stack []ast.Node) {
 		return
 	}
 	loop := stack[i].(ast.Stmt)
+	if id := identOf(r.fileX); id != nil {
+		if obj := c.pass.TypesInfo.Uses[id]; obj != nil && within(obj.Pos(), loop) {
+			return // a file per iteration: nothing to buffer across them
+		}
+	}
 	for _, lr := range c.loops {
 		if lr.loop == loop {
 			lr.recs = append(lr.recs, r)
@@ -85,7 +91,7 @@ func (c *checker) classify(call *ast.CallExpr) *record {
 			pkg == "io" && name == "WriteString",
 			pkg == "encoding/binary" && name == "Write":
 			if c.isFile(arg(0)) {
-				return &record{call: call, what: what, file: exprString(arg(0)), target: ast.Unparen(arg(0))}
+				return &record{call: call, what: what, file: exprString(arg(0)), fileX: arg(0), target: ast.Unparen(arg(0))}
 			}
 		case pkg == "fmt" && (name == "Print" || name == "Printf" || name == "Println"):
 			return &record{call: call, what: what, file: "os.Stdout", stdout: true}
@@ -93,15 +99,15 @@ func (c *checker) classify(call *ast.CallExpr) *record {
 			return &record{call: call, what: what, file: "os.Stdin", read: true, scan: true}
 		case pkg == "fmt" && (name == "Fscan" || name == "Fscanf" || name == "Fscanln"):
 			if c.isFile(arg(0)) {
-				return &record{call: call, what: what, file: exprString(arg(0)), read: true, scan: true}
+				return &record{call: call, what: what, file: exprString(arg(0)), fileX: arg(0), read: true, scan: true}
 			}
 		case pkg == "encoding/binary" && name == "Read":
 			if c.isFile(arg(0)) {
-				return &record{call: call, what: what, file: exprString(arg(0)), read: true}
+				return &record{call: call, what: what, file: exprString(arg(0)), fileX: arg(0), read: true}
 			}
 		case pkg == "io" && name == "ReadFull":
 			if c.isFile(arg(0)) && c.smallBuffer(arg(1)) {
-				return &record{call: call, what: what, file: exprString(arg(0)), read: true}
+				return &record{call: call, what: what, file: exprString(arg(0)), fileX: arg(0), read: true}
 			}
 		case pkg == "log" && (name == "Print" || name == "Printf" || name == "Println"):
 			if c.logToFile {
@@ -118,18 +124,18 @@ func (c *checker) classify(call *ast.CallExpr) *record {
 	switch named := namedOf(sig.Recv().Type()); {
 	case named == nil:
 	case isNamed(named, "os", "File") && (name == "Write" || name == "WriteString"):
-		return &record{call: call, what: "File." + name, file: exprString(recv), target: recv}
+		return &record{call: call, what: "File." + name, file: exprString(recv), fileX: recv, target: recv}
 	case isNamed(named, "os", "File") && name == "Read":
 		if c.smallBuffer(arg(0)) {
-			return &record{call: call, what: "File.Read", file: exprString(recv), read: true}
+			return &record{call: call, what: "File.Read", file: exprString(recv), fileX: recv, read: true}
 		}
 	case (isNamed(named, "encoding/json", "Encoder") || isNamed(named, "encoding/gob", "Encoder")) && name == "Encode":
 		if f := c.madeOverFile(recv, named.Obj().Pkg().Path(), "NewEncoder"); f != nil {
-			return &record{call: call, what: named.Obj().Pkg().Name() + ".Encoder.Encode", file: exprString(f)}
+			return &record{call: call, what: named.Obj().Pkg().Name() + ".Encoder.Encode", file: exprString(f), fileX: f}
 		}
 	case isNamed(named, "log", "Logger") && (name == "Print" || name == "Printf" || name == "Println"):
 		if f := c.madeOverFile(recv, "log", "New"); f != nil {
-			return &record{call: call, what: "log.Logger." + name, file: exprString(f)}
+			return &record{call: call, what: "log.Logger." + name, file: exprString(f), fileX: f}
 		}
 	}
 	return nil

@@ -131,3 +131,27 @@ func defaultLog(xs []int) {
 		log.Printf("x=%d", x) // log's output is not set to a file here
 	}
 }
+
+// perFile writes one file per iteration: there is nothing to buffer
+// across iterations.
+func perFile(names []string) error {
+	for _, name := range names {
+		fp, err := os.Create(name)
+		if err != nil {
+			return err
+		}
+		fp.Write([]byte("\n"))
+		fmt.Fprintln(fp, name)
+		fp.Close()
+	}
+	return nil
+}
+
+// memoryScanner scans a string: it has no read error to check.
+func memoryScanner(doc string) (n int) {
+	sc := bufio.NewScanner(strings.NewReader(doc))
+	for sc.Scan() {
+		n++
+	}
+	return n
+}
