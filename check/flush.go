@@ -252,7 +252,7 @@ func (c *checker) unflushedPaths(g *cfg.CFG, def ast.Node, id *ast.Ident, value 
 		var msg string
 		switch last := last.(type) {
 		case *ast.ReturnStmt:
-			if st.deferred {
+			if st.deferred || c.returnsError(last) {
 				return
 			}
 			at := "this return"
@@ -316,6 +316,18 @@ func (c *checker) mayReturn(call *ast.CallExpr) bool {
 		name = fn.Pkg().Path() + "." + named.Obj().Name() + "." + fn.Name()
 	}
 	return !noReturn[name]
+}
+
+// returnsError reports whether ret returns an error other than nil: the
+// caller learns of the failure, and output cut short by it is expected.
+func (c *checker) returnsError(ret *ast.ReturnStmt) bool {
+	for _, r := range ret.Results {
+		t := c.pass.TypesInfo.TypeOf(r)
+		if t != nil && !isNil(t) && types.Implements(t, errorType) {
+			return true
+		}
+	}
+	return false
 }
 
 // isClosingBrace reports whether ret is the return the CFG adds at the

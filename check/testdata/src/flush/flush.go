@@ -11,9 +11,23 @@ func early(f *os.File, xs []int) error {
 	w := bufio.NewWriter(f)
 	for _, x := range xs {
 		if x < 0 {
-			return errors.New("negative") // want `w, a bufio.Writer written to after line 11, reaches this return without Flush: what it holds is lost; call w.Flush\(\) on every path`
+			return nil // want `w, a bufio.Writer written to after line 11, reaches this return without Flush: what it holds is lost; call w.Flush\(\) on every path`
 		}
 		fmt.Fprintln(w, x)
+	}
+	return w.Flush()
+}
+
+// failed returns an error: output cut short by it is expected.
+func failed(f *os.File, xs []int) error {
+	w := bufio.NewWriter(f)
+	for _, x := range xs {
+		if _, err := fmt.Fprintln(w, x); err != nil {
+			return err
+		}
+		if x < 0 {
+			return errors.New("negative")
+		}
 	}
 	return w.Flush()
 }
@@ -21,7 +35,7 @@ func early(f *os.File, xs []int) error {
 func neverFlushed(f *os.File) {
 	w := bufio.NewWriterSize(f, 1<<16)
 	w.WriteString("x")
-} // want `w, a bufio.Writer written to after line 22, reaches the end of the function without Flush`
+} // want `w, a bufio.Writer written to after line 36, reaches the end of the function without Flush`
 
 func exits(xs []int) {
 	w := bufio.NewWriter(os.Stdout)
@@ -29,7 +43,7 @@ func exits(xs []int) {
 	for _, x := range xs {
 		fmt.Fprintln(w, x)
 		if x == 0 {
-			os.Exit(1) // want `w, a bufio.Writer written to after line 27, reaches os.Exit without Flush \(deferred calls do not run\)`
+			os.Exit(1) // want `w, a bufio.Writer written to after line 41, reaches os.Exit without Flush \(deferred calls do not run\)`
 		}
 	}
 }
