@@ -151,6 +151,14 @@ func (c *checker) perIteration(stack []ast.Node) int {
 		switch n := stack[i].(type) {
 		case *ast.FuncDecl, *ast.FuncLit:
 			return -1
+		case *ast.BlockStmt:
+			if c.endsLeaving(n.List, stack[:i]) {
+				return -1
+			}
+		case *ast.CaseClause:
+			if c.endsLeaving(n.Body, stack[:i]) {
+				return -1
+			}
 		case *ast.IfStmt:
 			if child == n.Body && c.testsError(n.Cond) {
 				return -1
@@ -166,6 +174,39 @@ func (c *checker) perIteration(stack []ast.Node) int {
 		}
 	}
 	return -1
+}
+
+// endsLeaving reports whether the statement list ends by leaving the
+// loop it is in: a return, a break of the loop or a call that does not
+// return (an error message before os.Exit). A call in it runs once, not
+// per record. above are the nodes above the list, down to its block or
+// case clause.
+func (c *checker) endsLeaving(list []ast.Stmt, above []ast.Node) bool {
+	if len(list) == 0 {
+		return false
+	}
+	switch last := list[len(list)-1].(type) {
+	case *ast.ReturnStmt:
+		return true
+	case *ast.BranchStmt:
+		if last.Tok != token.BREAK || last.Label != nil {
+			return false
+		}
+		// A break leaves the innermost for, switch or select.
+		for i := len(above) - 1; i >= 0; i-- {
+			switch above[i].(type) {
+			case *ast.ForStmt, *ast.RangeStmt:
+				return true
+			case *ast.SwitchStmt, *ast.TypeSwitchStmt, *ast.SelectStmt:
+				return false
+			}
+		}
+		return false
+	case *ast.ExprStmt:
+		call, ok := last.X.(*ast.CallExpr)
+		return ok && !c.mayReturn(call)
+	}
+	return false
 }
 
 // testsError reports whether cond looks at a value of an error type.

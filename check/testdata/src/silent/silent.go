@@ -155,3 +155,22 @@ func memoryScanner(doc string) (n int) {
 	}
 	return n
 }
+
+// leaving writes once, before it leaves the loop.
+func leaving(inputs []string, xs []int) int {
+	for _, in := range inputs {
+		if in == "-" {
+			fmt.Fprintf(os.Stderr, "ERROR: cannot use - here\n")
+			os.Exit(1)
+		}
+		if in == "" {
+			fmt.Println("empty")
+			break
+		}
+		if in == "?" {
+			fmt.Println("what")
+			return 1
+		}
+	}
+	return 0
+}

@@ -101,3 +101,14 @@ func bigConstant(f *os.File) {
 		fmt.Fprintln(f, i) // want `fmt.Fprintln in a loop writes to f unbuffered.*suggested fix`
 	}
 }
+
+// A break in a switch leaves the switch, not the loop.
+func switchBreak(xs []int) {
+	for _, x := range xs {
+		switch {
+		case x > 0:
+			fmt.Println(x) // want `fmt.Println in a loop writes to os.Stdout unbuffered`
+			break
+		}
+	}
+}
