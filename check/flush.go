@@ -463,16 +463,33 @@ func (c *checker) inMemory(values []ast.Expr) bool {
 		if !ok || len(call.Args) != 1 {
 			return false
 		}
-		r, ok := ast.Unparen(call.Args[0]).(*ast.CallExpr)
-		if !ok {
-			return false
-		}
-		fn, ok := typeutil.Callee(c.pass.TypesInfo, r).(*types.Func)
-		if !ok || fn.Pkg() == nil || !memoryReaders[fn.Pkg().Path()+"."+fn.Name()] {
+		if !c.memoryReader(call.Args[0], 0) {
 			return false
 		}
 	}
 	return len(values) > 0
+}
+
+// memoryReader reports whether e is a call of memoryReaders or a local
+// variable always given one.
+func (c *checker) memoryReader(e ast.Expr, depth int) bool {
+	switch e := ast.Unparen(e).(type) {
+	case *ast.CallExpr:
+		fn, ok := typeutil.Callee(c.pass.TypesInfo, e).(*types.Func)
+		return ok && fn.Pkg() != nil && memoryReaders[fn.Pkg().Path()+"."+fn.Name()]
+	case *ast.Ident:
+		a := c.assigns[c.pass.TypesInfo.Uses[e]]
+		if a == nil || !a.local || len(a.values) == 0 || depth > 3 {
+			return false
+		}
+		for _, v := range a.values {
+			if v == nil || !c.memoryReader(v, depth+1) {
+				return false
+			}
+		}
+		return true
+	}
+	return false
 }
 
 // within reports whether pos is inside n.

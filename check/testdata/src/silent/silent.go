@@ -4,6 +4,7 @@ package silent
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/csv"
 	"errors"
 	"fmt"
@@ -173,4 +174,14 @@ func leaving(inputs []string, xs []int) int {
 		}
 	}
 	return 0
+}
+
+// memoryVariable scans a reader over memory held in a variable.
+func memoryVariable(b []byte) (n int) {
+	r := bytes.NewReader(b)
+	sc := bufio.NewScanner(r)
+	for sc.Scan() {
+		n++
+	}
+	return n
 }
