@@ -160,7 +160,7 @@ func (c *checker) perIteration(stack []ast.Node) int {
 				return -1
 			}
 		case *ast.IfStmt:
-			if child == n.Body && c.testsError(n.Cond) {
+			if child == n.Body && (c.testsError(n.Cond) || c.isFalse(n.Cond)) {
 				return -1
 			}
 		case *ast.ForStmt:
@@ -207,6 +207,13 @@ func (c *checker) endsLeaving(list []ast.Stmt, above []ast.Node) bool {
 		return ok && !c.mayReturn(call)
 	}
 	return false
+}
+
+// isFalse reports whether cond is the constant false: the body is dead
+// code kept for debugging.
+func (c *checker) isFalse(cond ast.Expr) bool {
+	tv, ok := c.pass.TypesInfo.Types[cond]
+	return ok && tv.Value != nil && tv.Value.Kind() == constant.Bool && !constant.BoolVal(tv.Value)
 }
 
 // testsError reports whether cond looks at a value of an error type.

@@ -185,3 +185,19 @@ func memoryVariable(b []byte) (n int) {
 	}
 	return n
 }
+
+const debug = false
+
+// deadDebug prints only in code that cannot run.
+func deadDebug(xs []int) {
+	if false {
+		for _, x := range xs {
+			fmt.Println(x)
+		}
+	}
+	for _, x := range xs {
+		if debug {
+			fmt.Println(x)
+		}
+	}
+}
