@@ -165,15 +165,31 @@ func (c *checker) perIteration(stack []ast.Node) int {
 			}
 		case *ast.ForStmt:
 			if child != n.Init && !c.constantFor(n) {
-				return i
+				return c.live(stack, i)
 			}
 		case *ast.RangeStmt:
 			if child == n.Body && !c.constantRange(n) {
-				return i
+				return c.live(stack, i)
 			}
 		}
 	}
 	return -1
+}
+
+// live returns i, the index in stack of a loop, or -1 if the loop is in
+// the body of an if false in its function.
+func (c *checker) live(stack []ast.Node, i int) int {
+	for j := i - 1; j >= 0; j-- {
+		switch n := stack[j].(type) {
+		case *ast.FuncDecl, *ast.FuncLit:
+			return i
+		case *ast.IfStmt:
+			if stack[j+1] == n.Body && c.isFalse(n.Cond) {
+				return -1
+			}
+		}
+	}
+	return i
 }
 
 // endsLeaving reports whether the statement list ends by leaving the
