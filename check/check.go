@@ -70,8 +70,17 @@ const streamPath = "github.com/stdiobuf/stdiobuf/stream"
 
 func run(pass *analysis.Pass) (any, error) {
 	ins := pass.ResultOf[inspect.Analyzer].(*inspector.Inspector)
-	c := &checker{pass: pass, assigns: collectAssigns(pass, ins), skip: map[*token.File]bool{}, fixNames: map[ast.Node]map[string]bool{}}
+	c := &checker{pass: pass, assigns: collectAssigns(pass, ins), skip: map[any]bool{}, fixNames: map[ast.Node]map[string]bool{}}
+	used := map[types.Object]bool{}
+	for _, obj := range pass.TypesInfo.Uses {
+		used[obj] = true
+	}
 	for _, f := range pass.Files {
+		for _, d := range f.Decls {
+			if fn, ok := d.(*ast.FuncDecl); ok && unused(pass, fn, used) {
+				c.skip[fn] = true
+			}
+		}
 		tf := pass.Fset.File(f.Pos())
 		if strings.HasSuffix(tf.Name(), "_test.go") || ast.IsGenerated(f) {
 			c.skip[tf] = true
@@ -108,13 +117,33 @@ type checker struct {
 	assigns   map[types.Object]*assignments // every value given to each variable
 	logToFile bool                          // log.SetOutput is called, always with an *os.File
 	loops     []*loopRecords                // loops with per-record writes, in source order
-	skip      map[*token.File]bool          // test files and generated ones, which are not reported
+	skip      map[any]bool                  // test files (*token.File), generated ones and unused functions (*ast.FuncDecl), which are not reported
 	fixNames  map[ast.Node]map[string]bool  // per block, the names the loop fixes declare in it
 }
 
-// skipped reports whether n is in a file that is not reported.
+// skipped reports whether n is in a file or function that is not
+// reported.
 func (c *checker) skipped(n ast.Node) bool {
-	return c.skip[c.pass.Fset.File(n.Pos())]
+	if c.skip[c.pass.Fset.File(n.Pos())] {
+		return true
+	}
+	for fn := range c.skip {
+		if fn, ok := fn.(*ast.FuncDecl); ok && fn.Pos() <= n.Pos() && n.End() <= fn.End() {
+			return true
+		}
+	}
+	return false
+}
+
+// unused reports whether fn is an unexported function, not a method,
+// main or init, that the package never names: dead code kept for
+// debugging, which makes no calls.
+func unused(pass *analysis.Pass, fn *ast.FuncDecl, used map[types.Object]bool) bool {
+	if fn.Recv != nil || fn.Name.IsExported() || fn.Name.Name == "main" || fn.Name.Name == "init" || fn.Name.Name == "_" {
+		return false
+	}
+	obj := pass.TypesInfo.Defs[fn.Name]
+	return obj != nil && !used[obj]
 }
 
 // assignments are the values a variable is given.

@@ -6,6 +6,7 @@ import (
 	"go/constant"
 	"go/token"
 	"go/types"
+	"strings"
 
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/types/typeutil"
@@ -160,7 +161,7 @@ func (c *checker) perIteration(stack []ast.Node) int {
 				return -1
 			}
 		case *ast.IfStmt:
-			if child == n.Body && (c.testsError(n.Cond) || c.isFalse(n.Cond)) {
+			if child == n.Body && (c.testsError(n.Cond) || c.isFalse(n.Cond) || countsError(n.Body)) {
 				return -1
 			}
 		case *ast.ForStmt:
@@ -221,6 +222,33 @@ func (c *checker) endsLeaving(list []ast.Stmt, above []ast.Node) bool {
 	case *ast.ExprStmt:
 		call, ok := last.X.(*ast.CallExpr)
 		return ok && !c.mayReturn(call)
+	}
+	return false
+}
+
+// countsError reports whether body adds to a count of errors (nerrors++,
+// s.errs += 1): it reports a failure, not a record.
+func countsError(body *ast.BlockStmt) bool {
+	for _, st := range body.List {
+		var x ast.Expr
+		switch st := st.(type) {
+		case *ast.IncDecStmt:
+			x = st.X
+		case *ast.AssignStmt:
+			if st.Tok == token.ADD_ASSIGN && len(st.Lhs) == 1 {
+				x = st.Lhs[0]
+			}
+		}
+		var name string
+		switch x := x.(type) {
+		case *ast.Ident:
+			name = x.Name
+		case *ast.SelectorExpr:
+			name = x.Sel.Name
+		}
+		if strings.Contains(strings.ToLower(name), "err") {
+			return true
+		}
 	}
 	return false
 }

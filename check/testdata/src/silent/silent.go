@@ -201,3 +201,20 @@ func deadDebug(xs []int) {
 		}
 	}
 }
+
+// unusedDescribe is never called: dead code kept for debugging.
+func unusedDescribe(xs []int) {
+	for _, x := range xs {
+		fmt.Println(x)
+	}
+}
+
+func internalErrors(xs []int) (nerrors int) {
+	for i, x := range xs {
+		if x == i {
+			fmt.Printf("bug: %d twice\n", x)
+			nerrors++
+		}
+	}
+	return nerrors
+}
