@@ -21,18 +21,26 @@
 //   - a `for sc.Scan()` loop over a bufio.Scanner (or stream.Scanner)
 //     whose Err is never called in the function.
 //
-// Test files and generated files are not reported: a test's output is
-// not the program's, and generated code is fixed in its generator.
+// Test files, generated files and unexported functions the package never
+// names are not reported: a test's output is not the program's,
+// generated code is fixed in its generator, and an unused function is
+// dead code.
 //
 // An *os.File is an expression of that static type, or a local variable
-// of interface type every assignment of which is one. Calls in an if
-// statement's body whose condition looks at an error (error reporting,
-// not records), in a loop that runs a constant number of times up to 16,
-// or outside any loop are not reported; nor is anything that buffers:
-// bufio or stream over the file, io.Copy, a csv.Writer, a Scanner, reads
-// of 4096 bytes and more. A writer that escapes the function (returned,
-// stored, passed to a function other than fmt's and io's writing ones,
-// used in a function literal) is not checked for Flush.
+// of interface type every assignment of which is one. A call is per
+// record when it runs once per iteration of a loop of its function; it is
+// not when it is in the body of an if whose condition looks at an error
+// or is false, or that counts an error (error reporting, dead code), in a
+// block that ends by leaving the loop (it runs once), in a loop that runs
+// a constant number of times up to 16, or outside any loop; nor is a
+// write to a file variable declared in the loop (a file per iteration).
+// Nothing that buffers is reported: bufio or stream over the file,
+// io.Copy, a csv.Writer, a Scanner, reads of 4096 bytes and more. A
+// writer that escapes the function (returned, stored, passed to a
+// function other than fmt's and io's writing ones, used in a function
+// literal) is not checked for Flush, nor is a return of an error; a
+// Scanner over memory (strings.NewReader, bytes.NewReader) is not checked
+// for Err.
 //
 // Where the edit is safe, a diagnostic carries a suggested fix: a loop
 // that writes to one file and does nothing else that could block, exit or
