@@ -11,6 +11,7 @@ import (
 const usage = `usage: stdiobuf build|install|run|test|vet [-stdout] [-policy P] [-C dir] [go flags] [packages]
        stdiobuf overlay [-stdout] [-policy P] [-C dir]
        stdiobuf version [-stdout] [-policy P] [-C dir]
+       stdiobuf check [-C dir] [go vet flags] [packages]
        stdiobuf help [command | stream | policies]
 `
 
@@ -42,6 +43,14 @@ var helpVerbs = map[string]string{
 	"version": `version
     Print the Go toolchain, target and stream version the overlay is made
     for, the default policy it builds in, and the overlay's path.
+`,
+	"check": `check [go vet flags] [packages]
+    Report where the packages pay one system call per record on an
+    *os.File (writes and reads in a loop without a buffer), bufio.Writers
+    that a path leaves without Flush, and Scanner loops that never check
+    Err, with suggested fixes (-fix applies them, -diff shows them). It is
+    go vet with package check's analyzer (its page is among the docs
+    listed below).
 `,
 	"help": `help [command | stream | policies]
     Print this text, or about one command, or package stream's
@@ -97,7 +106,7 @@ func moreHelp(dir string) string {
 	}
 	var b strings.Builder
 	b.WriteString("Its README and docs/, in the source it was built from (module\n" + moduleVersion() + "):\n")
-	for _, page := range []string{"README.md", "docs/overlay.md", "docs/stdout.md", "docs/policies.md"} {
+	for _, page := range []string{"README.md", "docs/overlay.md", "docs/stdout.md", "docs/policies.md", "docs/check.md"} {
 		b.WriteString("    " + filepath.Join(dir, filepath.FromSlash(page)) + "\n")
 	}
 	return b.String()
@@ -127,7 +136,7 @@ func help(w io.Writer, args []string) error {
 	var b strings.Builder
 	b.WriteString(helpAbout)
 	b.WriteString(usage + "\n")
-	for _, verb := range []string{"build", "overlay", "version", "help"} {
+	for _, verb := range []string{"build", "overlay", "version", "check", "help"} {
 		if topic == "" || topic == verb {
 			b.WriteString(helpVerbs[verb])
 		}

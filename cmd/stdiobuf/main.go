@@ -11,6 +11,7 @@
 //	stdiobuf build|install|run|test|vet [-stdout] [-policy P] [-C dir] [go flags] [packages]
 //	stdiobuf overlay [-stdout] [-policy P] [-C dir]
 //	stdiobuf version [-stdout] [-policy P] [-C dir]
+//	stdiobuf check [-C dir] [go vet flags] [packages]
 //	stdiobuf help [command | stream | policies]
 //
 // The first form runs `go VERB [-C dir] -overlay=FILE [go flags] [packages]`
@@ -66,6 +67,7 @@ type exitError struct {
 func (e *exitError) Error() string { return e.msg }
 
 func main() {
+	vetTool()
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 }
 
@@ -103,13 +105,15 @@ func dispatch(args []string, stdout, stderr io.Writer) error {
 			return &exitError{msg: "-C " + dir + " wants a command after it: stdiobuf -C dir build [flags] [packages]", code: 2}
 		}
 		verb, args = args[0], args[1:]
-		if goVerbs[verb] || verb == "overlay" || verb == "version" {
+		if goVerbs[verb] || verb == "overlay" || verb == "version" || verb == "check" {
 			args = append([]string{"-C", dir}, args...)
 		}
 	}
 	switch name, _, _ := strings.Cut(strings.TrimLeft(verb, "-"), "="); {
 	case verb == "help" || strings.HasPrefix(verb, "-") && (name == "h" || name == "help"):
 		return help(stdout, args)
+	case verb == "check":
+		return runCheck(args, stdout, stderr)
 	case strings.HasPrefix(verb, "-") && ownFlags[name]:
 		return &exitError{msg: fmt.Sprintf("%s goes after the command: stdiobuf build %s ... (run stdiobuf help)", verb, verb), code: 2}
 	case !goVerbs[verb] && verb != "overlay" && verb != "version":
