@@ -22,6 +22,7 @@ var tableColumns = []string{"stdout", "stdin", "alias", "other"}
 var tableCells = map[string]map[string]string{
 	"write":       {"stdout": "buffers"},
 	"flushAsked":  {"stdout": "flushes, err"},
+	"syncFlush":   {"stdout": "flushes, err"},
 	"close":       {"stdout": "flushes, err"},
 	"flushBefore": {"stdout": "flushes"},
 	"beforeRead":  {"stdin": "before read"},

@@ -78,7 +78,7 @@ func (s *stdioStream) seeing(f *File) {
 
 // Sync is a flush the program asks for: it gets the flush's error.
 func (f *File) Sync() error {
-	if err := stdioOut.flushAsked(f); err != nil {
+	if err := stdioOut.syncFlush(f); err != nil {
 		return err
 	}
 	return f.stdioRawSync()

@@ -219,7 +219,7 @@ func (s *stdioStream) boundFlush() {
 	s.unseen(err)
 }
 
-// flushAsked is a flush the program asked for (Sync, ReadFrom's, Flush of
+// flushAsked is a flush the program asked for (ReadFrom's, Flush of
 // a bufio.Writer over standard output): a write, which waits for the one
 // under way, and the program gets its error. It flushes if f is the
 // original standard output, or f is nil.
@@ -228,6 +228,31 @@ func (s *stdioStream) flushAsked(f *File) error {
 		return nil
 	}
 	defer s.mu.Unlock()
+	if s.direct {
+		return nil
+	}
+	err := s.flushOut()
+	if err != nil {
+		s.errSeen = true
+	}
+	return err
+}
+
+// syncFlush is Sync's flush: the program gets its error, but Sync is not
+// a write, and while the buffer is busy it returns at once: no Write
+// adds to the buffer then, so everything buffered is the write under way
+// (a plain Sync does not wait for a writer either). It flushes if f is the
+// original standard output.
+func (s *stdioStream) syncFlush(f *File) error {
+	if s.w == nil || f != s.out {
+		return nil
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.busy {
+		s.missed = true
+		return nil
+	}
 	if s.direct {
 		return nil
 	}
