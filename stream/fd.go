@@ -1,6 +1,9 @@
 package stream
 
-import "syscall"
+import (
+	"syscall"
+	"unsafe"
+)
 
 // fileStat is what a stream needs to know about its descriptor: what
 // doallocate reads from fstat(2), and what the zero-copy code needs to
@@ -67,6 +70,15 @@ func statFile(fd uintptr, st *fileStat) bool {
 // package as the bufio that package os imports): an *os.File is a value
 // with Fd and SyscallConn, and a nil one the value whose SyscallConn fails
 // (only a nil *os.File's does; a closed file's fails later, in Control).
+// sameValue reports whether a and b hold the same dynamic type and the
+// same data word (for a pointer, the same pointer). Unlike ==, it never
+// panics on a type that is not comparable; it may report false for equal
+// values boxed apart, never true for different ones.
+func sameValue(a, b any) bool {
+	type eface struct{ typ, data unsafe.Pointer }
+	return *(*eface)(unsafe.Pointer(&a)) == *(*eface)(unsafe.Pointer(&b))
+}
+
 func isDescriptor(u any) bool {
 	if _, ok := u.(interface{ Fd() uintptr }); !ok {
 		return false

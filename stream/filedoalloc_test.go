@@ -1,6 +1,7 @@
 package stream
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -394,5 +395,45 @@ func TestErrnoText(t *testing.T) {
 		if got := errnoText(tt.err); got != tt.want {
 			t.Errorf("errnoText(%v) = %q, want %q", tt.err, got, tt.want)
 		}
+	}
+}
+
+// sliceWriter is a writer of a type == cannot compare (== panics on it).
+type sliceWriter []byte
+
+func (w sliceWriter) Write(p []byte) (int, error) { return len(p), nil }
+
+func TestSameValue(t *testing.T) {
+	a, b := new(bytes.Buffer), new(bytes.Buffer)
+	sw := sliceWriter(make([]byte, 1))
+	tests := []struct {
+		name string
+		x, y any
+		want bool
+	}{
+		{"same pointer", a, a, true},
+		{"other pointer", a, b, false},
+		{"other type", a, io.Discard, false},
+		{"zero-size value", io.Discard, io.Discard, true},
+		{"not comparable, same box", any(sw), nil, false},
+		{"nil and nil", nil, nil, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := sameValue(tt.x, tt.y); got != tt.want {
+				t.Errorf("sameValue(%T, %T) = %v, want %v", tt.x, tt.y, got, tt.want)
+			}
+		})
+	}
+	// A Writer reset to a value of a type == cannot compare keeps working.
+	var x any = sw
+	if !sameValue(x, x) {
+		t.Error("sameValue(x, x) = false for one boxed value")
+	}
+	w := NewWriter(sw)
+	w.Reset(sw)
+	w.Reset(sliceWriter(make([]byte, 2)))
+	if _, err := w.WriteString("x"); err != nil {
+		t.Fatal(err)
 	}
 }

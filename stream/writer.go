@@ -134,19 +134,30 @@ func (b *Writer) Info() Info {
 // initializes the buffer to bufio's default size (for a writer that is not
 // a descriptor). Calling w.Reset(w) does nothing.
 func (b *Writer) Reset(w io.Writer) {
+	// The common case first: a Writer reused over the same writer, which
+	// costs two words compared (keepsSame), where bufio's costs nothing.
+	if b.s.keepsSame(b.wr, w) {
+		b.keep(w)
+		return
+	}
 	// NewWriter(b) returns b itself, so code may well call b.Reset(b):
 	// writing to itself would never end.
 	if b == w {
 		return
 	}
 	if b.s.keepsFile(b.wr, w) || b.s.keeps(w) {
-		// The common case of a Writer reused over memory, or over the
-		// same file: the buffer and the decision stay.
-		b.wr, b.n, b.err = w, 0, nil
-		b.s.calls = counters{}
+		// A Writer reused over other memory, or over the same file:
+		// the buffer and the decision stay.
+		b.keep(w)
 		return
 	}
 	b.reset(w)
+}
+
+// keep is a Reset to w that keeps the buffer and the decision.
+func (b *Writer) keep(w io.Writer) {
+	b.wr, b.n, b.err = w, 0, nil
+	b.s.calls = counters{}
 }
 
 // reset is Reset for a new decision: the settings stay (setup.settings),
