@@ -36,9 +36,9 @@ type goArgs struct {
 }
 
 // ownFlags are stdiobuf's flags, and -h, which are not go's.
-var ownFlags = map[string]bool{"stdout": true, "policy": true, "h": true, "help": true}
+var ownFlags = map[string]bool{"stdout": true, "files": true, "policy": true, "h": true, "help": true}
 
-// parseArgs finds stdiobuf's own flags (-stdout, -policy P), -h, -C and
+// parseArgs finds stdiobuf's own flags (-stdout, -files, -policy P), -h, -C and
 // -overlay in the arguments of `go verb`. stdiobuf's flags are taken
 // anywhere before the first package; after it, build, install and vet
 // refuse them with a message that says where they go, and test leaves them
@@ -70,7 +70,7 @@ func parseArgs(verb string, args []string) (goArgs, error) {
 		}
 		if ownFlags[name] {
 			if packages {
-				return g, fmt.Errorf("%s goes before the packages: stdiobuf %s [-stdout] [-policy P] [go flags] [packages]", a, verb)
+				return g, fmt.Errorf("%s goes before the packages: stdiobuf %s [-stdout] [-files] [-policy P] [go flags] [packages]", a, verb)
 			}
 			switch {
 			case name == "policy" && !hasValue:
@@ -85,6 +85,8 @@ func parseArgs(verb string, args []string) (goArgs, error) {
 				return g, fmt.Errorf("%s takes no value", a)
 			case name == "stdout":
 				g.opts.Stdout = true
+			case name == "files":
+				g.opts.Stdout, g.opts.Files = true, true
 			default:
 				g.help = true
 			}

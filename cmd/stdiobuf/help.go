@@ -8,9 +8,9 @@ import (
 	"strings"
 )
 
-const usage = `usage: stdiobuf build|install|run|test|vet [-stdout] [-policy P] [go flags] [packages]
-       stdiobuf overlay [-stdout] [-policy P]
-       stdiobuf version [-stdout] [-policy P]
+const usage = `usage: stdiobuf build|install|run|test|vet [-stdout] [-files] [-policy P] [go flags] [packages]
+       stdiobuf overlay [-stdout] [-files] [-policy P]
+       stdiobuf version [-stdout] [-files] [-policy P]
        stdiobuf help [command]
 `
 
@@ -56,6 +56,13 @@ const helpFlags = `Flags, anywhere before the packages:
         input; no byte waits longer than STDIOBUF_MAXDELAY. The first
         build with -stdout recompiles every package that imports os,
         nearly all of a program's; later builds use go's cache.
+    -files
+        Implies -stdout, and buffers every regular file the program
+        writes as fopen's FILE does (Linux): a write(2) per buffer, not
+        per Write; every file is written out before the program's next
+        read, write to another file, os path operation, child, signal
+        or exit, so only a reader polling a file sees a delay, at most
+        STDIOBUF_MAXDELAY. Reads are not buffered yet (docs/files.md).
     -policy P
         Build P in as the program's default buffering policy: a named
         policy (blksize, the default: min(st_blksize, 128 KiB); bufio:

@@ -8,9 +8,9 @@
 //
 // Usage:
 //
-//	stdiobuf build|install|run|test|vet [-stdout] [-policy P] [go flags] [packages]
-//	stdiobuf overlay [-stdout] [-policy P]
-//	stdiobuf version [-stdout] [-policy P]
+//	stdiobuf build|install|run|test|vet [-stdout] [-files] [-policy P] [go flags] [packages]
+//	stdiobuf overlay [-stdout] [-files] [-policy P]
+//	stdiobuf version [-stdout] [-files] [-policy P]
 //	stdiobuf help [verb]
 //
 // The first form runs `go VERB -overlay=FILE [go flags] [packages]` and
@@ -22,9 +22,10 @@
 // target and the stream version the overlay is made for, the default
 // policy it builds in, and the overlay's path. stdiobuf's flags go
 // anywhere before the packages: -stdout also buffers os.Stdout as a C
-// program's stdout (see internal/osstdout), -policy P builds P in as the
-// program's default policy (STDIOBUF_POLICY still overrides it at run
-// time). `stdiobuf help` says more (help.go).
+// program's stdout (see internal/osstdout), -files also buffers every
+// regular file the program writes (it implies -stdout), -policy P builds
+// P in as the program's default policy (STDIOBUF_POLICY still overrides
+// it at run time). `stdiobuf help` says more (help.go).
 //
 // stdiobuf uses the go command on PATH (or $GOROOT/bin/go) and asks it for
 // GOROOT, GOVERSION, GOOS and GOARCH, so GOTOOLCHAIN, a go.mod's toolchain
@@ -112,7 +113,7 @@ func dispatch(args []string, stdout, stderr io.Writer) error {
 		return runGo(verb, ga)
 	}
 	if len(ga.args) > 0 || ga.overlay != "" {
-		return &exitError{msg: fmt.Sprintf("%s takes no arguments but -stdout and -policy P", verb), code: 2}
+		return &exitError{msg: fmt.Sprintf("%s takes no arguments but -stdout, -files and -policy P", verb), code: 2}
 	}
 	return show(stdout, verb, ga.opts)
 }

@@ -34,6 +34,8 @@ type insertion struct {
 	// files) and every declaration gets the statement; otherwise the
 	// package must declare it exactly once.
 	each bool
+	// files: only -files makes this insertion.
+	files bool
 }
 
 // fixed is a statement that does not depend on the parameters.
@@ -85,6 +87,8 @@ var insertions = map[string][]insertion{
 		{fn: "ForkExec", each: true, stmt: fixed("runtime_stdioFlush()")},
 		{fn: "StartProcess", each: true, stmt: fixed("runtime_stdioFlush()")},
 		{fn: "Exec", each: true, stmt: fixed("runtime_stdioTryFlush()")},
+		// A signal sent: whoever gets it may read the files.
+		{fn: "Kill", each: true, stmt: fixed("runtime_stdioFlush()"), files: true},
 	},
 }
 
@@ -94,17 +98,24 @@ var ErrMoved = errors.New("osstdout: a function -stdout hooks has moved")
 
 // PatchFiles returns the overlay for package pkg (runtime or syscall) of
 // the toolchain whose source tree is goroot/src: each file of the
-// package that gets a hook, patched, and the templates, by base name. A
+// package that gets a hook, patched, and the templates, by base name.
+// files (-files) adds the insertions marked files. A
 // template named as a file of the package is merged into it (its
 // declarations appended, its imports added): the way to add code that
 // needs the file's build constraints, such as runtime's signal_unix.go; any
 // other template is added as a file of its own. Every template starts with
 // the build tag that keeps it out of other builds. goVersion only names
 // the toolchain in errors.
-func PatchFiles(goroot, goVersion, pkg string, templates map[string][]byte) (map[string][]byte, error) {
-	hooks, ok := insertions[pkg]
+func PatchFiles(goroot, goVersion, pkg string, templates map[string][]byte, files bool) (map[string][]byte, error) {
+	all, ok := insertions[pkg]
 	if !ok {
 		return nil, fmt.Errorf("osstdout: no hooks for package %s", pkg)
+	}
+	var hooks []insertion
+	for _, h := range all {
+		if !h.files || files {
+			hooks = append(hooks, h)
+		}
 	}
 	dir := filepath.Join(goroot, "src", filepath.FromSlash(pkg))
 	found := make(map[string]int) // declarations of each hooked function
@@ -142,23 +153,35 @@ func PatchFiles(goroot, goVersion, pkg string, templates map[string][]byte) (map
 		if !ok {
 			return nil, fmt.Errorf("osstdout: %s template %s does not start with %q", pkg, name, buildTag)
 		}
-		host, ok := out[name]
-		if !ok && fileExists(filepath.Join(dir, name)) {
-			if host, err = os.ReadFile(filepath.Join(dir, name)); err != nil {
-				return nil, err
-			}
+		if err := addTemplate(out, dir, name, b, goVersion+"'s "+pkg); err != nil {
+			return nil, err
 		}
-		if host == nil {
-			out[name] = b
-			continue
-		}
-		merged, err := merge(host, b)
-		if err != nil {
-			return nil, fmt.Errorf("osstdout: merging template %s into %s's %s/%s: %v", name, goVersion, pkg, name, err)
-		}
-		out[name] = merged
 	}
 	return out, nil
+}
+
+// addTemplate adds the template b, named name and stripped of its build
+// tag, to out, the patched files of the package in dir (pkg names it in
+// errors): merged into the file of that name, as patched in out or as it
+// is in dir, or else as a file of its own.
+func addTemplate(out map[string][]byte, dir, name string, b []byte, pkg string) error {
+	host, ok := out[name]
+	if !ok && fileExists(filepath.Join(dir, name)) {
+		var err error
+		if host, err = os.ReadFile(filepath.Join(dir, name)); err != nil {
+			return err
+		}
+	}
+	if host == nil {
+		out[name] = b
+		return nil
+	}
+	merged, err := merge(host, b)
+	if err != nil {
+		return fmt.Errorf("osstdout: merging template %s into %s/%s: %v", name, pkg, name, err)
+	}
+	out[name] = merged
+	return nil
 }
 
 // insertHooks returns src with the statements of hooks inserted into the

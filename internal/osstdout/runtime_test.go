@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"runtime"
 	"strings"
 	"testing"
@@ -76,7 +77,7 @@ func callsIn(t *testing.T, name string, src []byte) map[string][]string {
 // runtime hook is inserted where it belongs, the template for
 // signal_unix.go is merged into that file and the other is added.
 func TestPatchFilesHooksRuntime(t *testing.T) {
-	files, err := PatchFiles(goroot(t), runtime.Version(), "runtime", templatesOf(t, "runtime"))
+	files, err := PatchFiles(goroot(t), runtime.Version(), "runtime", templatesOf(t, "runtime"), false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -132,7 +133,7 @@ func follows(calls []string, a, b string) bool {
 // functions, on every platform, starts with its flush, conditional on the
 // descriptor where the function takes one.
 func TestPatchFilesHooksSyscall(t *testing.T) {
-	files, err := PatchFiles(goroot(t), runtime.Version(), "syscall", templatesOf(t, "syscall"))
+	files, err := PatchFiles(goroot(t), runtime.Version(), "syscall", templatesOf(t, "syscall"), true)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -163,7 +164,7 @@ func TestPatchFilesHooksSyscall(t *testing.T) {
 				if fd := paramName(fd, 0); first != "if "+fd+" == 1 {\n\t\truntime_stdioTryFlush()\n\t}" {
 					t.Errorf("%s's Close starts with %q", name, first)
 				}
-			case "ForkExec", "StartProcess", "Exec":
+			case "ForkExec", "StartProcess", "Exec", "Kill":
 				count[fd.Name.Name]++
 				want := "runtime_stdioFlush()"
 				if fd.Name.Name == "Exec" {
@@ -175,9 +176,19 @@ func TestPatchFilesHooksSyscall(t *testing.T) {
 			}
 		}
 	}
-	for _, fn := range []string{"Dup2", "Dup3", "Close", "ForkExec", "StartProcess", "Exec"} {
+	for _, fn := range []string{"Dup2", "Dup3", "Close", "ForkExec", "StartProcess", "Exec", "Kill"} {
 		if count[fn] == 0 {
 			t.Errorf("no %s was patched", fn)
+		}
+	}
+	// Without -files, Kill is left as it is.
+	plain, err := PatchFiles(goroot(t), runtime.Version(), "syscall", templatesOf(t, "syscall"), false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, b := range plain {
+		if regexp.MustCompile(`func Kill\([^)]*\) \(err error\) \{\n\truntime_stdioFlush`).Match(b) {
+			t.Errorf("%s's Kill is hooked without -files", name)
 		}
 	}
 }
@@ -251,7 +262,7 @@ func TestPatchFilesNamesWhatMoved(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			_, err := PatchFiles(fakeRoot(t, "runtime", c.files), "go9.99", "runtime", nil)
+			_, err := PatchFiles(fakeRoot(t, "runtime", c.files), "go9.99", "runtime", nil, false)
 			if c.want == "" {
 				if err != nil {
 					t.Fatal(err)
