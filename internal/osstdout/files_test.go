@@ -7,6 +7,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -216,12 +217,48 @@ func TestFilesDone(t *testing.T) {
 	if line != "done\n" {
 		t.Fatalf("the program said %q, %v", line, err)
 	}
+	complete(t, path, "at done")
+}
+
+// TestFilesSocket: the file is complete when the program says "done" on
+// a TCP connection (package net, through internal/poll), while it still
+// runs.
+func TestFilesSocket(t *testing.T) {
+	_, files := filesPrograms(t)
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	cmd, path := fileCmd(t, files, "socket", nil, ln.Addr().String())
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer cmd.Wait()
+	defer cmd.Process.Kill()
+	ln.(*net.TCPListener).SetDeadline(time.Now().Add(runDeadline))
+	conn, err := ln.Accept()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	conn.SetDeadline(time.Now().Add(runDeadline))
+	if line, err := bufio.NewReader(conn).ReadString('\n'); line != "done\n" {
+		t.Fatalf("the program said %q, %v", line, err)
+	}
+	complete(t, path, "at done")
+}
+
+// complete checks that the file at path holds every line of fill, when
+// says when.
+func complete(t *testing.T, path, when string) {
+	t.Helper()
 	b, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if diff := cmp.Diff(expectedLines(), string(b)); diff != "" {
-		t.Errorf("the file at done (-want +got):\n%s", diff)
+		t.Errorf("the file %s (-want +got):\n%s", when, diff)
 	}
 }
 
@@ -261,13 +298,7 @@ func TestFilesSigterm(t *testing.T) {
 	if ws, ok := cmd.ProcessState.Sys().(syscall.WaitStatus); !ok || !ws.Signaled() || ws.Signal() != syscall.SIGTERM {
 		t.Errorf("the program ended with %v, want death by SIGTERM", err)
 	}
-	b, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if diff := cmp.Diff(expectedLines(), string(b)); diff != "" {
-		t.Errorf("the file after SIGTERM (-want +got):\n%s", diff)
-	}
+	complete(t, path, "after SIGTERM")
 }
 
 // TestFilesPoll: a reader that polls the file, hearing nothing from the

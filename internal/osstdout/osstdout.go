@@ -34,6 +34,10 @@ import (
 // into its cache key.
 var Packages = []string{"os", "runtime", "syscall"}
 
+// FilesPackages are the packages -files patches besides Packages: the
+// hooks before a socket's reads and writes.
+var FilesPackages = []string{"internal/poll"}
+
 // Methods are the methods of *os.File that the added files wrap.
 var Methods = []string{
 	"Write", "WriteAt", "ReadFrom", "Read", "Fd", "SyscallConn", "Sync",

@@ -21,14 +21,16 @@ import (
 // descriptor about to be replaced, ...). Package os's side of these hooks
 // is std/zz_stdiobuf_hooks.go.
 type insertion struct {
-	fn   string // the function (never a method) the statement goes into
+	fn   string // the function the statement goes into
+	recv string // if fn is a method, the type T of its receiver *T
 	file string // the file that declares fn, if other files declare it too
 	// before names the function whose call statement the new statement
 	// precedes, found at any depth of fn's body, which must hold
 	// exactly one; "" puts the statement first in the body.
 	before string
-	// stmt is the statement's source, made from fn's parameter names;
-	// "" if fn lacks the parameter it needs.
+	// stmt is the statement's source, made from fn's parameter names
+	// (a method's receiver first); "" if fn lacks the parameter it
+	// needs.
 	stmt func(params []string) string
 	// each: fn is declared once per platform (syscall's generated
 	// files) and every declaration gets the statement; otherwise the
@@ -90,6 +92,37 @@ var insertions = map[string][]insertion{
 		// A signal sent: whoever gets it may read the files.
 		{fn: "Kill", each: true, stmt: fixed("runtime_stdioFlush()"), files: true},
 	},
+	// A read or write on a socket (package net's, which are not
+	// *os.Files): how a program tells a peer that a file is ready.
+	"internal/poll": pollHooks(),
+}
+
+// pollHooks are the insertions into internal/poll's FD methods that read
+// or write a socket: each writes out the buffered files first when the
+// FD is not a file (-files only).
+func pollHooks() []insertion {
+	var hooks []insertion
+	for _, fn := range []string{
+		"Read", "ReadFrom", "ReadFromInet4", "ReadFromInet6", "ReadMsg", "ReadMsgInet4", "ReadMsgInet6",
+		"Write", "WriteTo", "WriteToInet4", "WriteToInet6", "WriteMsg", "WriteMsgInet4", "WriteMsgInet6",
+		"Writev",
+	} {
+		file := "fd_unix.go"
+		if fn == "Writev" {
+			file = "writev.go"
+		}
+		hooks = append(hooks, insertion{fn: fn, recv: "FD", file: file, files: true,
+			stmt: func(p []string) string { return onParam(p, 0, "if !%s.isFile { runtime_stdioFlushFiles() }") }})
+	}
+	return hooks
+}
+
+// key names h's function in messages and counts.
+func (h insertion) key() string {
+	if h.recv != "" {
+		return "(*" + h.recv + ")." + h.fn
+	}
+	return h.fn
 }
 
 // ErrMoved is wrapped by the error PatchFiles returns when the toolchain's
@@ -135,13 +168,13 @@ func PatchFiles(goroot, goVersion, pkg string, templates map[string][]byte, file
 	}
 	var problems []string
 	for _, h := range hooks {
-		switch n := found[h.fn]; {
+		switch n := found[h.key()]; {
 		case n == 0 && h.file != "":
-			problems = append(problems, "no func "+h.fn+" in "+h.file)
+			problems = append(problems, "no func "+h.key()+" in "+h.file)
 		case n == 0:
-			problems = append(problems, "no func "+h.fn)
+			problems = append(problems, "no func "+h.key())
 		case n > 1 && !h.each:
-			problems = append(problems, fmt.Sprintf("%d funcs %s", n, h.fn))
+			problems = append(problems, fmt.Sprintf("%d funcs %s", n, h.key()))
 		}
 	}
 	if len(problems) > 0 {
@@ -196,14 +229,21 @@ func insertHooks(name string, src []byte, hooks []insertion, found map[string]in
 	var edits []edit
 	for _, d := range f.Decls {
 		fd, ok := d.(*ast.FuncDecl)
-		if !ok || fd.Recv != nil || fd.Body == nil {
+		if !ok || fd.Body == nil {
 			continue
 		}
+		recv := ""
+		if fd.Recv != nil {
+			recv = "?" // a receiver no hook names
+			if len(fd.Recv.List) == 1 && ptrType(fd.Recv.List[0].Type) != "" {
+				recv = ptrType(fd.Recv.List[0].Type)
+			}
+		}
 		for _, h := range hooks {
-			if fd.Name.Name != h.fn || h.file != "" && h.file != name {
+			if fd.Name.Name != h.fn || recv != h.recv || h.file != "" && h.file != name {
 				continue
 			}
-			found[h.fn]++
+			found[h.key()]++
 			e, err := hookEdit(fset, fd, h)
 			if err != nil {
 				return nil, err
@@ -226,6 +266,11 @@ type edit struct {
 // hookEdit places h's statement in fd.
 func hookEdit(fset *token.FileSet, fd *ast.FuncDecl, h insertion) (edit, error) {
 	var params []string
+	if fd.Recv != nil {
+		for _, n := range fd.Recv.List[0].Names {
+			params = append(params, n.Name)
+		}
+	}
 	for _, p := range fd.Type.Params.List {
 		for _, n := range p.Names {
 			params = append(params, n.Name)

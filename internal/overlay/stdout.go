@@ -24,10 +24,14 @@ const (
 )
 
 // hookDirs are the template directories of the packages -stdout patches
-// besides os, by import path.
-func hookDirs() map[string]string {
+// besides os, by import path, and with withFiles those of -files.
+func hookDirs(withFiles bool) map[string]string {
 	dirs := make(map[string]string)
-	for _, p := range osstdout.Packages {
+	pkgs := osstdout.Packages
+	if withFiles {
+		pkgs = append(append([]string(nil), pkgs...), osstdout.FilesPackages...)
+	}
+	for _, p := range pkgs {
 		if p != "os" {
 			dirs[p] = path.Join(osstdoutDir, p)
 		}
@@ -47,7 +51,7 @@ func addStdoutSource(src fs.FS, files map[string][]byte, withFiles bool) (map[st
 	if withFiles {
 		dirs = append(dirs, osstdoutFilesDir)
 	}
-	for _, dir := range hookDirs() {
+	for _, dir := range hookDirs(withFiles) {
 		dirs = append(dirs, dir)
 	}
 	for _, dir := range dirs {
@@ -95,7 +99,7 @@ func stdoutFiles(tc Toolchain, files map[string][]byte, gen map[string][]byte, w
 		return nil, err
 	}
 	pkgs := []*pkgOverlay{osPatch}
-	dirs := hookDirs()
+	dirs := hookDirs(withFiles)
 	for _, p := range sortedKeys(dirs) {
 		templates := templatesIn(files, dirs[p])
 		patched, err := osstdout.PatchFiles(tc.GOROOT, tc.GOVERSION, p, templates, withFiles)

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"log"
+	"net"
 	"os"
 	"os/exec"
 	"strconv"
@@ -134,6 +135,18 @@ var cases = map[string]func(path string, args []string){
 	"panic": func(path string, _ []string) {
 		fill(create(path))
 		panic("files: the panic the test asks for")
+	},
+	// Says done on a TCP connection to ARGS[0] (package net's socket,
+	// not an *os.File), then sleeps until the test kills it.
+	"socket": func(path string, args []string) {
+		conn, err := net.Dial("tcp", args[0])
+		if err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(2)
+		}
+		fill(create(path))
+		conn.Write([]byte("done\n"))
+		time.Sleep(time.Minute)
 	},
 	// One line, then sleeps: a reader polling the file sees it within
 	// the bound.
