@@ -97,7 +97,7 @@ func TestCoprocessFullPipes(t *testing.T) {
 }
 
 // TestStuckWriter: while a goroutine is blocked in write(2) on a full
-// pipe nobody reads, exec.Command("true").Run(), Fd, Stat and Dup2 onto
+// pipe nobody reads, exec.Command("true").Run(), Fd, Stat and Dup3 onto
 // descriptor 1 do not wait for it, in the plain build and under -stdout
 // (the flush under way has everything buffered): each takes well under a
 // second.
@@ -124,7 +124,7 @@ func TestStuckWriter(t *testing.T) {
 					t.Errorf("%s took %s ms while a writer was stuck, want well under 1000", f[0], f[1])
 				}
 			}
-			if diff := cmp.Diff([]string{"exec", "fd", "stat", "dup2"}, names); diff != "" {
+			if diff := cmp.Diff([]string{"exec", "fd", "stat", "dup3"}, names); diff != "" {
 				t.Errorf("calls timed (-want +got):\n%s", diff)
 			}
 			t.Logf("%s", stderr)

@@ -74,8 +74,8 @@ func runtime_stdioSleep(ns int64)
 // runtime_stdioG identifies the calling goroutine. Implemented in runtime.
 func runtime_stdioG() uintptr
 
-// stdioBuffer is a buffered file's state. The zero value with f and w
-// set is ready.
+// stdioBuffer is a buffered file's state: ready once f and w, which
+// writes to f through its original methods, are set.
 type stdioBuffer struct {
 	f     *File         // the file w writes to; set once
 	whole bool          // a write(2) never carries part of one Write (O_APPEND records stay whole); set once
@@ -299,12 +299,17 @@ func (b *stdioBuffer) writeBusy(p []byte) (int, error) {
 	} else {
 		n, err = b.w.Write(p)
 	}
-	block, line := stdioModes(b.w)
-	if !b.boundSet {
+	first := !b.boundSet
+	var block, line bool
+	if first {
+		// w decided at this Write, and nothing changes its mode.
+		block, line = stdioModes(b.w)
 		b.bound, b.boundSet = int64(stdioBound()), true
 	}
 	b.end()
-	b.block, b.line = block, line
+	if first {
+		b.block, b.line = block, line
+	}
 	if err != nil {
 		b.errSeen = true
 	}

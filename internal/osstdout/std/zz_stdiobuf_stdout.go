@@ -42,14 +42,19 @@
 //
 // The cells, each a flush of what stdout holds, if anything:
 //   - buffers: the bytes go into the buffer, not to the kernel.
-//   - flushes: before the call; the program cannot see the flush, so its
-//     error is reported on stderr (unseen).
-//   - flushes, err: before the call, and the flush's error is the call's.
-//     After Close, writes go straight to the closed file.
-//   - before read: before the call, if stdin is not a regular file or
-//     stdout is line buffered (beforeRead).
-//   - orders: before the call, so that the file gets the bytes in the
-//     order the program wrote them (beforeWrite).
+//   - flushes: before the call, unless a flush is under way, which has
+//     the bytes; the program cannot see the flush, so its error is
+//     reported on stderr (unseen).
+//   - flushes, err: before the call, after a flush under way, and the
+//     flush's error is the call's. After Close, writes go straight to
+//     the closed file.
+//   - before read: handed to the runtime's goroutine, so that the read
+//     never waits on it, if stdin is not a regular file or stdout is line
+//     buffered (beforeRead).
+//   - orders: before the call, after a flush under way, so that the file
+//     gets the bytes in the order the program wrote them (beforeWrite).
+//
+// zz_stdiobuf_buffer.go says who waits for whom.
 //
 // osstdout's TestMethodTable checks this table against Methods, Funcs and
 // the methods' bodies.
