@@ -45,15 +45,15 @@ func stdioBoundFire() {
 	stdioOut.boundFlush()
 }
 
-// finish flushes standard output and leaves it unbuffered, under one
-// hold of its lock, waiting for a write under way no longer than
-// tryFlush does: the program goes on without exit hooks (after an
+// finish flushes standard output and leaves it unbuffered, with no Write
+// let in between (the flush keeps writers out, and the switch follows it
+// under the same hold of mu), waiting for a write under way no longer
+// than tryFlush does: the program goes on without exit hooks (after an
 // unrecovered panic, until it exits; after main's Goexit, until the other
 // goroutines end; after a fatal signal, until the signal kills it), so
 // what other goroutines write from now on goes straight out, whole, as
-// without the buffer. Taking the lock twice (a flush, then the switch)
-// would let a busy writer fill the buffer in between, and a flush by size
-// then write part of a line that the death cuts off.
+// without the buffer. A Write let in between could fill the buffer, and
+// a flush by size then write part of a line that the death cuts off.
 func (s *stdioStream) finish() {
 	if ok, err := s.finishOut(stdioTryWait); ok {
 		s.unseen(err)
