@@ -189,3 +189,71 @@ func TestSynctestBound(t *testing.T) {
 		}
 	}
 }
+
+// TestPrintersMerged: goroutines alternate fmt.Println and the runtime's
+// print under 2>&1 while collections stop the world: the program ends,
+// and each goroutine's lines keep their order, as in the plain build. The
+// print hook waits for a flush under way, and for the buffer's lock while
+// another goroutine holds it, but gives up only where its own goroutine
+// could be the holder.
+func TestPrintersMerged(t *testing.T) {
+	plain, buffered := programs(t)
+	for _, bin := range []string{plain, buffered} {
+		t.Run(filepath.Base(bin), func(t *testing.T) {
+			out := filepath.Join(t.TempDir(), "out")
+			f, err := os.Create(out)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer f.Close()
+			cmd := exec.Command(bin, "printers")
+			cmd.Stdout, cmd.Stderr = f, f
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			done := make(chan error, 1)
+			go func() { done <- cmd.Wait() }()
+			select {
+			case err := <-done:
+				if status := exitStatus(t, err); status != 0 {
+					t.Fatalf("exit status %d", status)
+				}
+			case <-time.After(hangWait):
+				cmd.Process.Kill()
+				<-done
+				t.Fatalf("hung for %v", hangWait)
+			}
+			b, err := os.ReadFile(out)
+			if err != nil {
+				t.Fatal(err)
+			}
+			next := make(map[string]string) // the line each goroutine prints next
+			for g := range 4 {
+				next[strconv.Itoa(g)] = fmt.Sprintf("out %d 0", g)
+			}
+			for _, line := range strings.Split(string(b), "\n") {
+				f := strings.Fields(line)
+				if line == "" {
+					continue
+				}
+				if len(f) != 3 || f[0] != "out" && f[0] != "err" {
+					t.Fatalf("line %q: lines were mixed", line)
+				}
+				if line != next[f[1]] {
+					t.Fatalf("goroutine %s: %q where %q comes next", f[1], line, next[f[1]])
+				}
+				i, _ := strconv.Atoi(f[2])
+				if f[0] == "out" {
+					next[f[1]] = fmt.Sprintf("err %s %d", f[1], i)
+				} else {
+					next[f[1]] = fmt.Sprintf("out %s %d", f[1], i+1)
+				}
+			}
+			for g := range 4 {
+				if want := fmt.Sprintf("out %d 300", g); next[strconv.Itoa(g)] != want {
+					t.Errorf("goroutine %d: %q is the next line, want all 300 pairs", g, next[strconv.Itoa(g)])
+				}
+			}
+		})
+	}
+}

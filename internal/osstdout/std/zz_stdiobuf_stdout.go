@@ -237,8 +237,11 @@ const (
 	stdioExitWait = time.Second
 	stdioTryWait  = 100 * time.Millisecond
 	// stdioPrintSpin is how long the runtime's print hook tries mu,
-	// which its own goroutine may hold, in nanoseconds.
-	stdioPrintSpin = int64(time.Millisecond)
+	// which its own goroutine may hold, in nanoseconds: as long as
+	// tryFlush waits, since another goroutine may hold mu for a while
+	// when the machine is loaded or a collection stops the world, and
+	// giving up puts the print before what was written before it.
+	stdioPrintSpin = int64(stdioTryWait)
 )
 
 // exitFlush flushes at exit, as the last exit hook, and leaves standard

@@ -13,6 +13,7 @@ import (
 	"os"
 	"os/exec"
 	"os/signal"
+	"runtime"
 	"strings"
 	"sync"
 	"syscall"
@@ -189,6 +190,25 @@ func main() {
 		n, err := io.Copy(io.Discard, os.Stdin)
 		wg.Wait()
 		fmt.Fprintln(os.Stderr, "read", n, err)
+	case "printers":
+		// Goroutines alternate lines of standard output with the
+		// runtime's print, while collections stop the world: under 2>&1
+		// each print comes after the line its goroutine printed before
+		// it. Each print is one string, one write(2), so that lines of
+		// two goroutines never mix (println writes each argument apart).
+		var wg sync.WaitGroup
+		for g := range 4 {
+			wg.Go(func() {
+				for i := range 300 {
+					fmt.Println("out", g, i)
+					print(fmt.Sprintf("err %d %d\n", g, i))
+					if i%50 == 0 {
+						runtime.GC()
+					}
+				}
+			})
+		}
+		wg.Wait()
 	case "stuck":
 		// While a goroutine is blocked writing to a pipe nobody reads,
 		// what sees the descriptor or starts a child: each call's time,
