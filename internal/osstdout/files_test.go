@@ -326,6 +326,28 @@ func TestFilesPoll(t *testing.T) {
 	}
 }
 
+// TestFilesBlock: a Write of the buffer's size goes straight to the
+// file, as bufio's Writer sends it, not into the buffer: with no bound,
+// a reader sees it while the program sleeps.
+func TestFilesBlock(t *testing.T) {
+	_, files := filesPrograms(t)
+	cmd, path := fileCmd(t, files, "block", []string{"STDIOBUF_POLICY=4096"}, "4096")
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer cmd.Wait()
+	defer cmd.Process.Kill()
+	for start := time.Now(); ; time.Sleep(5 * time.Millisecond) {
+		fi, err := os.Stat(path)
+		if err == nil && fi.Size() == 4096 {
+			return
+		}
+		if time.Since(start) > 10*time.Second {
+			t.Fatalf("after %v: %v, %v; want 4096 bytes", time.Since(start), fi, err)
+		}
+	}
+}
+
 // TestFilesAppend: four processes appending lines to one O_APPEND file
 // leave only whole lines, every one of them.
 func TestFilesAppend(t *testing.T) {

@@ -90,6 +90,7 @@ type stdioBuffer struct {
 	missed   bool          // a flush found the buffer busy: when it ends, flush what is left
 	block    bool          // w is decided and fully buffered: a Write that fits its free space makes no system call
 	line     bool          // w is decided and line buffered
+	large    int           // with whole, once w is decided: the size of a Write that goes straight to the file when w is empty (w's size); 0 before
 	direct   bool          // writes go straight to the file: after Close and after the exit flush
 	bound    int64         // the longest a byte waits in w, in nanoseconds; 0: no bound (glibc's rule)
 	boundSet bool          // bound was read from the environment (by the first busy write)
@@ -271,7 +272,7 @@ func (b *stdioBuffer) write(p []byte) (int, error) {
 		b.mu.Unlock()
 		return b.f.stdioRawWrite(p)
 	}
-	if !b.block || len(p) > b.w.Available() {
+	if !b.block || len(p) > b.w.Available() || b.large > 0 && len(p) >= b.large {
 		return b.writeBusy(p)
 	}
 	before := b.w.Buffered()
@@ -301,14 +302,18 @@ func (b *stdioBuffer) writeBusy(p []byte) (int, error) {
 	}
 	first := !b.boundSet
 	var block, line bool
+	large := 0
 	if first {
 		// w decided at this Write, and nothing changes its mode.
 		block, line = stdioModes(b.w)
 		b.bound, b.boundSet = int64(stdioBound()), true
+		if b.whole {
+			large = b.w.Size()
+		}
 	}
 	b.end()
 	if first {
-		b.block, b.line = block, line
+		b.block, b.line, b.large = block, line, large
 	}
 	if err != nil {
 		b.errSeen = true
@@ -318,18 +323,22 @@ func (b *stdioBuffer) writeBusy(p []byte) (int, error) {
 	return n, err
 }
 
-// writeWhole is a Write that w's free space cannot take, such that no
-// write(2) carries part of p: what w holds goes out first, then p goes
-// into the emptied buffer if it fits, else straight to the file. The
-// caller is the busy goroutine.
+// writeWhole is a Write such that no write(2) carries part of p: p goes
+// into the buffer if it fits its free space and is smaller than the
+// buffer; otherwise what w holds goes out first, then p goes into the
+// emptied buffer if it is smaller, else straight to the file, as
+// bufio's Writer sends a Write of a buffer or more (a program that
+// writes whole blocks makes its plain calls, with no copy). The caller
+// is the busy goroutine.
 func (b *stdioBuffer) writeWhole(p []byte) (int, error) {
-	if len(p) <= b.w.Available() {
+	size := b.w.Size()
+	if len(p) < size && len(p) <= b.w.Available() {
 		return b.w.Write(p)
 	}
 	if err := b.w.Flush(); err != nil {
 		return 0, err
 	}
-	if len(p) <= b.w.Available() {
+	if len(p) < size {
 		return b.w.Write(p)
 	}
 	return b.f.stdioRawWrite(p)

@@ -4,6 +4,7 @@
 package main
 
 import (
+	"bytes"
 	"encoding/gob"
 	"encoding/json"
 	"fmt"
@@ -146,6 +147,12 @@ var cases = map[string]func(path string, args []string){
 		}
 		fill(create(path))
 		conn.Write([]byte("done\n"))
+		time.Sleep(time.Minute)
+	},
+	// One Write of ARGS[0] bytes, then sleeps.
+	"block": func(path string, args []string) {
+		n, _ := strconv.Atoi(args[0])
+		create(path).Write(bytes.Repeat([]byte("b"), n))
 		time.Sleep(time.Minute)
 	},
 	// One line, then sleeps: a reader polling the file sees it within
