@@ -16,7 +16,7 @@ import (
 func TestHelp(t *testing.T) {
 	cache := t.TempDir()
 	dir := filepath.Join(cache, "stdiobuf", "overlays")
-	want := []string{"build, install, run, test, vet", "overlay", "version", "-stdout", "recompiles every package that",
+	want := []string{"build, install, run, test, vet", "overlay", "version", "-stdout", "recompiles every package that", "-files", "Implies -stdout",
 		"-policy P", "STDIOBUF_POLICY", "_STDBUF_O", "STDIOBUF_MAXDELAY", "stdbuf -oL", dir + " (now 0, 0.0 MB", "rm -rf " + dir, "go clean -cache", "README"}
 	for _, args := range [][]string{{"help"}, {"-h"}, {"--help"}, {"help", "build"}, {"help", "test"}, {"build", "-h"}, {"test", "-o", "x", "-help"}, {"overlay", "-h"}} {
 		stdout, stderr, code := runStdiobuf(t, t.TempDir(), cacheEnv(cache), args...)
