@@ -129,10 +129,10 @@ func runFile(t *testing.T, bin, c string, args ...string) ran {
 // build's bytes: a return from main without Close, log.SetOutput(file),
 // gob and json encoders, os.Stat and f.Stat, a child reading the file,
 // a read back through another *File and os.ReadFile, a panic, a signal
-// sent to a child that reads the file.
+// sent to a child that reads the file, the methods of a nil *File.
 func TestFilesSameAsPlain(t *testing.T) {
 	plain, files := filesPrograms(t)
-	for _, c := range []string{"fprintf", "log", "gob", "json", "stat", "child", "reread", "panic", "signalchild"} {
+	for _, c := range []string{"fprintf", "log", "gob", "json", "stat", "child", "reread", "panic", "signalchild", "nilfile"} {
 		t.Run(c, func(t *testing.T) {
 			want := runFile(t, plain, c)
 			if len(want.File) == 0 {

@@ -136,7 +136,7 @@ func (f *File) Chown(uid, gid int) error {
 // the closed file and fail as they did without the buffer.
 func (f *File) Close() error {
 	stdioFilesFlush()
-	if f.stdioFile.buffered() {
+	if f != nil && f.stdioFile.buffered() {
 		ferr := f.stdioFile.buf.close()
 		if err := f.stdioRawClose(); err != nil {
 			return err

@@ -149,6 +149,13 @@ var cases = map[string]func(path string, args []string){
 		conn.Write([]byte("done\n"))
 		time.Sleep(time.Minute)
 	},
+	// The methods of a nil *File return os.ErrInvalid, as plainly.
+	"nilfile": func(path string, _ []string) {
+		fill(create(path))
+		var f *os.File
+		_, werr := f.Write([]byte("x"))
+		fmt.Println(f.Close(), werr, f.Sync())
+	},
 	// One Write of ARGS[0] bytes, then sleeps.
 	"block": func(path string, args []string) {
 		n, _ := strconv.Atoi(args[0])
