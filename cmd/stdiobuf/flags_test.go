@@ -17,7 +17,7 @@ import (
 func TestHelp(t *testing.T) {
 	cache := t.TempDir()
 	dir := filepath.Join(cache, "stdiobuf", "overlays")
-	want := []string{"build, install, run, test, vet", "overlay", "version", "-stdout", "recompiles every package that",
+	want := []string{"build, install, run, test, vet", "overlay", "version", "-stdout", "recompiles every package that", "-files", "Implies -stdout",
 		"-policy P", "STDIOBUF_POLICY", "_STDBUF_O", "STDIOBUF_MAXDELAY", "stdbuf -oL", dir + " (now 0, 0.0 MB", "rm -rf " + dir, "go clean -cache", "README"}
 	for _, args := range [][]string{{"help"}, {"-h"}, {"--help"}, {"help", "build"}, {"help", "test"}, {"build", "-h"}, {"test", "-o", "x", "-help"}, {"overlay", "-h"}} {
 		stdout, stderr, code := runStdiobuf(t, t.TempDir(), cacheEnv(cache), args...)
@@ -300,8 +300,8 @@ func TestChdir(t *testing.T) {
 		code int
 		want string
 	}{
-		{[]string{"build", "-v", "-C", dir, "."}, 2, "stdiobuf: -C must be the first of go's flags, as go requires: stdiobuf build [-stdout] [-policy P] -C dir [go flags] [packages], or stdiobuf -C dir build [flags] [packages]\n"},
-		{[]string{"-C", dir, "vet", "-C", dir, "."}, 2, "stdiobuf: -C must be the first of go's flags, as go requires: stdiobuf vet [-stdout] [-policy P] -C dir [go flags] [packages], or stdiobuf -C dir vet [flags] [packages]\n"},
+		{[]string{"build", "-v", "-C", dir, "."}, 2, "stdiobuf: -C must be the first of go's flags, as go requires: stdiobuf build [-stdout] [-files] [-policy P] -C dir [go flags] [packages], or stdiobuf -C dir build [flags] [packages]\n"},
+		{[]string{"-C", dir, "vet", "-C", dir, "."}, 2, "stdiobuf: -C must be the first of go's flags, as go requires: stdiobuf vet [-stdout] [-files] [-policy P] -C dir [go flags] [packages], or stdiobuf -C dir vet [flags] [packages]\n"},
 		{[]string{"-C", dir}, 2, "stdiobuf: -C " + dir + " wants a command after it: stdiobuf -C dir build [flags] [packages]\n"},
 		{[]string{"build", "-C", "missing", "."}, 1, "stdiobuf: -C missing: no such file or directory\n"},
 		{[]string{"-C", dir, "-h"}, 0, ""},

@@ -36,7 +36,7 @@ type goArgs struct {
 }
 
 // ownFlags are stdiobuf's flags, and -h, which are not go's.
-var ownFlags = map[string]bool{"stdout": true, "policy": true, "h": true, "help": true}
+var ownFlags = map[string]bool{"stdout": true, "files": true, "policy": true, "h": true, "help": true}
 
 // chdirFlag returns the directory of a as a -C flag (-C, --C, -C=dir,
 // --C=dir), taking it from next when a has none, and whether a is one and
@@ -61,7 +61,7 @@ func chdirFlag(a, next string, hasNext bool) (dir string, ok, usedNext bool, err
 	return value, true, usedNext, nil
 }
 
-// parseArgs finds stdiobuf's own flags (-stdout, -policy P), -h, -C and
+// parseArgs finds stdiobuf's own flags (-stdout, -files, -policy P), -h, -C and
 // -overlay in the arguments of `go verb`. stdiobuf's flags are taken
 // anywhere before the first package; after it, build, install and vet
 // refuse them with a message that says where they go, and test leaves them
@@ -97,7 +97,7 @@ func parseArgs(verb string, args []string) (goArgs, error) {
 		}
 		if ownFlags[name] {
 			if packages {
-				return g, fmt.Errorf("%s goes before the packages: stdiobuf %s [-stdout] [-policy P] [go flags] [packages]", a, verb)
+				return g, fmt.Errorf("%s goes before the packages: stdiobuf %s [-stdout] [-files] [-policy P] [go flags] [packages]", a, verb)
 			}
 			switch {
 			case name == "policy" && !hasValue:
@@ -112,6 +112,8 @@ func parseArgs(verb string, args []string) (goArgs, error) {
 				return g, fmt.Errorf("%s takes no value", a)
 			case name == "stdout":
 				g.opts.Stdout = true
+			case name == "files":
+				g.opts.Stdout, g.opts.Files = true, true
 			default:
 				g.help = true
 			}
@@ -120,7 +122,7 @@ func parseArgs(verb string, args []string) (goArgs, error) {
 		goFlags++
 		if name == "C" {
 			if goFlags > 1 || packages {
-				return g, fmt.Errorf("%s must be the first of go's flags, as go requires: stdiobuf %s [-stdout] [-policy P] -C dir [go flags] [packages], or stdiobuf -C dir %s [flags] [packages]", a, verb, verb)
+				return g, fmt.Errorf("%s must be the first of go's flags, as go requires: stdiobuf %s [-stdout] [-files] [-policy P] -C dir [go flags] [packages], or stdiobuf -C dir %s [flags] [packages]", a, verb, verb)
 			}
 			dir, _, usedNext, err := chdirFlag(a, next(args, i), i+1 < len(args))
 			if err != nil {

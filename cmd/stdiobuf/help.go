@@ -8,9 +8,9 @@ import (
 	"strings"
 )
 
-const usage = `usage: stdiobuf build|install|run|test|vet [-stdout] [-policy P] [-C dir] [go flags] [packages]
-       stdiobuf overlay [-stdout] [-policy P] [-C dir]
-       stdiobuf version [-stdout] [-policy P] [-C dir]
+const usage = `usage: stdiobuf build|install|run|test|vet [-stdout] [-files] [-policy P] [-C dir] [go flags] [packages]
+       stdiobuf overlay [-stdout] [-files] [-policy P] [-C dir]
+       stdiobuf version [-stdout] [-files] [-policy P] [-C dir]
        stdiobuf check [-C dir] [go vet flags] [packages]
        stdiobuf help [command | stream | policies]
 `
@@ -69,9 +69,18 @@ const helpFlags = `Flags, anywhere before the packages:
     -C dir
         Go's -C: change to dir before anything else, there choosing the
         toolchain the overlay is made for (go.mod's toolchain line). As
-        go requires, it is the first of go's flags (-stdout and -policy,
-        which are not go's, may come before it) or comes before the
-        command, as stdiobuf -C dir build ...; anywhere else it is refused.
+        go requires, it is the first of go's flags (-stdout, -files and
+        -policy, which are not go's, may come before it) or comes before
+        the command, as stdiobuf -C dir build ...; anywhere else it is
+        refused.
+    -files
+        Implies -stdout, and buffers every regular file the program
+        writes as fopen's FILE does (Linux): a write(2) per buffer, not
+        per Write; every file is written out before the program's next
+        read, write to another file, os path operation, child, signal
+        or exit, so only a reader polling a file sees a delay, at most
+        STDIOBUF_MAXDELAY. Reads are not buffered yet (files.md, among
+        the docs listed below).
     -policy P
         Build P in as the program's default buffering policy: a named
         policy (blksize, the default: min(st_blksize, 128 KiB); bufio:
@@ -106,7 +115,7 @@ func moreHelp(dir string) string {
 	}
 	var b strings.Builder
 	b.WriteString("Its README and docs/, in the source it was built from (module\n" + moduleVersion() + "):\n")
-	for _, page := range []string{"README.md", "docs/overlay.md", "docs/stdout.md", "docs/policies.md", "docs/check.md"} {
+	for _, page := range []string{"README.md", "docs/overlay.md", "docs/stdout.md", "docs/policies.md", "docs/files.md", "docs/check.md"} {
 		b.WriteString("    " + filepath.Join(dir, filepath.FromSlash(page)) + "\n")
 	}
 	return b.String()

@@ -8,9 +8,9 @@
 //
 // Usage:
 //
-//	stdiobuf build|install|run|test|vet [-stdout] [-policy P] [-C dir] [go flags] [packages]
-//	stdiobuf overlay [-stdout] [-policy P] [-C dir]
-//	stdiobuf version [-stdout] [-policy P] [-C dir]
+//	stdiobuf build|install|run|test|vet [-stdout] [-files] [-policy P] [-C dir] [go flags] [packages]
+//	stdiobuf overlay [-stdout] [-files] [-policy P] [-C dir]
+//	stdiobuf version [-stdout] [-files] [-policy P] [-C dir]
 //	stdiobuf check [-C dir] [go vet flags] [packages]
 //	stdiobuf help [command | stream | policies]
 //
@@ -23,8 +23,9 @@
 // version the overlay is made for, the default policy it builds in, and the
 // overlay's path. stdiobuf's flags go anywhere before the packages:
 // -stdout also buffers os.Stdout as a C program's stdout (see
-// internal/osstdout), -policy P builds P in as the program's default
-// policy (STDIOBUF_POLICY still overrides it at run time). -C dir is go's,
+// internal/osstdout), -files also buffers every regular file the program
+// writes (it implies -stdout), -policy P builds P in as the program's
+// default policy (STDIOBUF_POLICY still overrides it at run time). -C dir is go's,
 // under go's rule: the first of go's flags (after stdiobuf's own, if any),
 // or before the command (stdiobuf -C dir build). `stdiobuf help` says more
 // (help.go).
@@ -133,7 +134,7 @@ func dispatch(args []string, stdout, stderr io.Writer) error {
 		return runGo(verb, ga)
 	}
 	if len(ga.args) > 0 || ga.overlay != "" {
-		return &exitError{msg: fmt.Sprintf("%s takes no arguments but -C dir, -stdout and -policy P", verb), code: 2}
+		return &exitError{msg: fmt.Sprintf("%s takes no arguments but -C dir, -stdout, -files and -policy P", verb), code: 2}
 	}
 	return show(stdout, verb, ga)
 }

@@ -43,6 +43,9 @@ func TestParseArgs(t *testing.T) {
 		{"test", []string{"-policy=bufio", "./...", "-stdout", "-policy", "p"}, goArgs{opts: overlay.Options{Policy: "bufio"}, args: []string{"./...", "-stdout", "-policy", "p"}}},
 		{"vet", []string{"-h"}, goArgs{help: true}},
 		{"overlay", []string{"-stdout", "-policy=bufsiz"}, goArgs{opts: overlay.Options{Stdout: true, Policy: "bufsiz"}}},
+		{"build", []string{"-files", "-o", "x", "."}, goArgs{opts: overlay.Options{Stdout: true, Files: true}, args: []string{"-o", "x", "."}}},
+		{"version", []string{"--files"}, goArgs{opts: overlay.Options{Stdout: true, Files: true}}},
+		{"test", []string{".", "-files"}, goArgs{args: []string{".", "-files"}}},
 	}
 	for _, tt := range tests {
 		got, err := parseArgs(tt.verb, tt.args)
@@ -62,11 +65,11 @@ func TestParseArgs(t *testing.T) {
 		{"build", []string{"-o"}, "flag needs an argument: -o"},
 		{"build", []string{"-policy"}, "flag needs an argument: -policy"},
 		{"build", []string{"-stdout=true", "."}, "-stdout=true takes no value"},
-		{"build", []string{".", "-stdout"}, "-stdout goes before the packages: stdiobuf build [-stdout] [-policy P] [go flags] [packages]"},
-		{"vet", []string{"./...", "-policy=bufio"}, "-policy=bufio goes before the packages: stdiobuf vet [-stdout] [-policy P] [go flags] [packages]"},
-		{"build", []string{"-v", "-C", "d"}, "-C must be the first of go's flags, as go requires: stdiobuf build [-stdout] [-policy P] -C dir [go flags] [packages], or stdiobuf -C dir build [flags] [packages]"},
-		{"build", []string{"-C", "a", "-C=b"}, "-C=b must be the first of go's flags, as go requires: stdiobuf build [-stdout] [-policy P] -C dir [go flags] [packages], or stdiobuf -C dir build [flags] [packages]"},
-		{"test", []string{".", "-C", "d"}, "-C must be the first of go's flags, as go requires: stdiobuf test [-stdout] [-policy P] -C dir [go flags] [packages], or stdiobuf -C dir test [flags] [packages]"},
+		{"build", []string{".", "-stdout"}, "-stdout goes before the packages: stdiobuf build [-stdout] [-files] [-policy P] [go flags] [packages]"},
+		{"vet", []string{"./...", "-policy=bufio"}, "-policy=bufio goes before the packages: stdiobuf vet [-stdout] [-files] [-policy P] [go flags] [packages]"},
+		{"build", []string{"-v", "-C", "d"}, "-C must be the first of go's flags, as go requires: stdiobuf build [-stdout] [-files] [-policy P] -C dir [go flags] [packages], or stdiobuf -C dir build [flags] [packages]"},
+		{"build", []string{"-C", "a", "-C=b"}, "-C=b must be the first of go's flags, as go requires: stdiobuf build [-stdout] [-files] [-policy P] -C dir [go flags] [packages], or stdiobuf -C dir build [flags] [packages]"},
+		{"test", []string{".", "-C", "d"}, "-C must be the first of go's flags, as go requires: stdiobuf test [-stdout] [-files] [-policy P] -C dir [go flags] [packages], or stdiobuf -C dir test [flags] [packages]"},
 		{"vet", []string{"-C"}, "flag needs an argument: -C"},
 		{"build", []string{"-C=", "."}, "-C= needs a directory"},
 	} {
@@ -241,11 +244,11 @@ func TestBadInput(t *testing.T) {
 		{"flag before the command", nil, []string{"-stdout", "build", "."},
 			2, "stdiobuf: -stdout goes after the command: stdiobuf build -stdout ... (run stdiobuf help)", true},
 		{"flag after the packages", nil, []string{"build", ".", "-stdout"},
-			2, "stdiobuf: -stdout goes before the packages: stdiobuf build [-stdout] [-policy P] [go flags] [packages]", true},
+			2, "stdiobuf: -stdout goes before the packages: stdiobuf build [-stdout] [-files] [-policy P] [go flags] [packages]", true},
 		{"bad policy", nil, []string{"build", "-policy", "bogus", "."},
 			2, `stdiobuf: -policy: stream: invalid policy "bogus": want blksize, `, true},
 		{"overlay with a package", nil, []string{"overlay", "."},
-			2, "stdiobuf: overlay takes no arguments but -C dir, -stdout and -policy P", true},
+			2, "stdiobuf: overlay takes no arguments but -C dir, -stdout, -files and -policy P", true},
 		{"overlay replacing bufio", nil, []string{"build", "-overlay=" + filepath.Join(fake, "o.json"), "."},
 			1, "replaces " + filepath.Join(strings.TrimSpace(string(goroot)), "src", "bufio", "bufio.go") + ", which stdiobuf's overlay replaces", true},
 	}

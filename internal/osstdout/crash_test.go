@@ -36,9 +36,7 @@ var (
 
 func crashPrograms(t *testing.T) (plain, buffered string) {
 	t.Helper()
-	if testing.Short() {
-		t.Skip("builds the standard library with an overlay: skipped with -short")
-	}
+	skipShort(t)
 	crashOnce.Do(func() { crashPlain, crashBuf, crashErr = buildCrash() })
 	if crashErr != nil {
 		t.Fatal(crashErr)
@@ -53,9 +51,9 @@ func buildCrash() (plain, buffered string, err error) {
 	if crashDir, err = os.MkdirTemp("", "osstdout-crash-"); err != nil {
 		return "", "", err
 	}
-	tool := filepath.Join(crashDir, "stdiobuf")
-	if out, err := exec.Command("go", "build", "-o", tool, "../../cmd/stdiobuf").CombinedOutput(); err != nil {
-		return "", "", fmt.Errorf("building cmd/stdiobuf: %v\n%s", err, out)
+	tool, err := buildTool(crashDir)
+	if err != nil {
+		return "", "", err
 	}
 	src, err := os.ReadFile(filepath.Join("testdata", "crash", "main.go"))
 	if err != nil {

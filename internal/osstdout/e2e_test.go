@@ -36,12 +36,31 @@ var (
 	binDir    string
 )
 
+// buildTool builds cmd/stdiobuf from this module's source into dir and
+// returns its path.
+func buildTool(dir string) (string, error) {
+	tool := filepath.Join(dir, "stdiobuf")
+	if out, err := exec.Command("go", "build", "-o", tool, "../../cmd/stdiobuf").CombinedOutput(); err != nil {
+		return "", fmt.Errorf("building cmd/stdiobuf: %v\n%s", err, out)
+	}
+	return tool, nil
+}
+
+// skipShort skips a test that builds the standard library with an
+// overlay under -short.
+func skipShort(t *testing.T) {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("builds the standard library with an overlay: skipped with -short")
+	}
+}
+
 // overlayPaths are `stdiobuf overlay -stdout` and `stdiobuf overlay`, run
 // from this module's source.
 func overlayPaths(dir string) (stdout, plain string, err error) {
-	tool := filepath.Join(dir, "stdiobuf")
-	if out, err := exec.Command("go", "build", "-o", tool, "../../cmd/stdiobuf").CombinedOutput(); err != nil {
-		return "", "", fmt.Errorf("building cmd/stdiobuf: %v\n%s", err, out)
+	tool, err := buildTool(dir)
+	if err != nil {
+		return "", "", err
 	}
 	var paths []string
 	for _, args := range [][]string{{"overlay", "-stdout"}, {"overlay"}} {
@@ -60,9 +79,7 @@ func overlayPaths(dir string) (stdout, plain string, err error) {
 
 func programs(t *testing.T) (plain, buffered string) {
 	t.Helper()
-	if testing.Short() {
-		t.Skip("builds the standard library with an overlay: skipped with -short")
-	}
+	skipShort(t)
 	buildOnce.Do(func() {
 		binDir, buildErr = os.MkdirTemp("", "osstdout-e2e-")
 		if buildErr != nil {
@@ -113,7 +130,7 @@ func goBuild(verb, out, overlay, pkg string, flags ...string) error {
 
 func TestMain(m *testing.M) {
 	code := m.Run()
-	for _, dir := range []string{binDir, crashDir} {
+	for _, dir := range []string{binDir, crashDir, filesBuild.dir} {
 		if dir != "" {
 			os.RemoveAll(dir)
 		}

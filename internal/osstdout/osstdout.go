@@ -34,6 +34,10 @@ import (
 // into its cache key.
 var Packages = []string{"os", "runtime", "syscall"}
 
+// FilesPackages are the packages -files patches besides Packages: the
+// hooks before a socket's reads and writes.
+var FilesPackages = []string{"internal/poll"}
+
 // Methods are the methods of *os.File that the added files wrap.
 var Methods = []string{
 	"Write", "WriteAt", "ReadFrom", "Read", "Fd", "SyscallConn", "Sync",
@@ -42,6 +46,36 @@ var Methods = []string{
 
 // Funcs are the package-level functions of os that the added files wrap.
 var Funcs = []string{"StartProcess"}
+
+// FilesMethods and FilesFuncs are what -files wraps besides Methods and
+// Funcs (its templates, in the files directory, declare the wrappers):
+// the rest of *File's methods that see the file, os's path operations,
+// and (*Process).Signal, so that every buffered file is written out
+// before anything can see it (the causal rule). A name "T.M" is a method
+// of *T; "M" alone, of *File.
+var (
+	FilesMethods = []string{"ReadAt", "WriteTo", "ReadDir", "Readdir", "Readdirnames", "Process.Signal", "Process.Kill"}
+	FilesFuncs   = []string{
+		"Stat", "Lstat", "OpenFile", "Rename", "Link", "Symlink", "Readlink",
+		"Remove", "RemoveAll", "Truncate", "Chmod", "Chown", "Lchown", "Chtimes",
+		"Mkdir", "MkdirAll", "MkdirTemp", "ReadDir",
+	}
+)
+
+// filesOff is the declaration, in the std templates, of the constant
+// that turns -files on; Files with files set makes it true.
+const (
+	filesOff = "const stdioFilesOn = false"
+	filesOn  = "const stdioFilesOn = true"
+)
+
+// fileField and fileType are the second field the patch adds to
+// fileStruct: the state of the file's own buffer under -files (whether
+// it has one, and the buffer), declared by the std templates.
+const (
+	fileField = "stdioFile"
+	fileType  = "stdioFileState"
+)
 
 // fileStruct is os's per-file struct (*File points to one); the patch adds
 // to it the field aliasField of type aliasType, which the added files
@@ -67,16 +101,26 @@ var ErrMissing = errors.New("osstdout: package os lacks a name -stdout wraps")
 // Files returns the overlay for package os of the toolchain whose source
 // tree is goroot/src: the base name of each file of os to replace or add,
 // and its new content. templates are the files to add, by base name, as
-// they are in this package's std directory (each starts with the build
-// tag that keeps it out of other builds). goVersion only names the
-// toolchain in errors.
-func Files(goroot, goVersion string, templates map[string][]byte) (map[string][]byte, error) {
+// they are in this package's std directory, and with files (-files) also
+// its files directory (each starts with the build tag that keeps it out
+// of other builds); a template named as a file of os is merged into it,
+// the way to add code under that file's build constraints. goVersion
+// only names the toolchain in errors.
+func Files(goroot, goVersion string, templates map[string][]byte, files bool) (map[string][]byte, error) {
 	dir := filepath.Join(goroot, "src", "os")
 	want := make(map[string]bool)
-	for _, m := range Methods {
-		want["*File."+m] = false
+	methods, funcs := Methods, Funcs
+	if files {
+		methods = append(append([]string(nil), Methods...), FilesMethods...)
+		funcs = append(append([]string(nil), Funcs...), FilesFuncs...)
 	}
-	for _, f := range Funcs {
+	for _, m := range methods {
+		if !strings.Contains(m, ".") {
+			m = "File." + m
+		}
+		want["*"+m] = false
+	}
+	for _, f := range funcs {
 		want[f] = false
 	}
 	want["type "+fileStruct] = false
@@ -115,15 +159,22 @@ func Files(goroot, goVersion string, templates map[string][]byte) (map[string][]
 	if len(templates) == 0 {
 		return nil, errors.New("osstdout: no files to add to package os")
 	}
+	switched := 0
 	for name, b := range templates {
 		b, ok := bytes.CutPrefix(b, []byte(buildTag))
 		if !ok {
 			return nil, fmt.Errorf("osstdout: %s does not start with %q", name, buildTag)
 		}
-		if _, clash := out[name]; clash || fileExists(filepath.Join(dir, name)) {
-			return nil, fmt.Errorf("osstdout: %s's os already has a file %s", goVersion, name)
+		if files && bytes.Contains(b, []byte(filesOff)) {
+			b = bytes.Replace(b, []byte(filesOff), []byte(filesOn), 1)
+			switched++
 		}
-		out[name] = b
+		if err := addTemplate(out, dir, name, b, goVersion+"'s os"); err != nil {
+			return nil, err
+		}
+	}
+	if files && switched != 1 {
+		return nil, fmt.Errorf("osstdout: %d templates declare %q, want one", switched, filesOff)
 	}
 	return out, nil
 }
@@ -164,10 +215,14 @@ func rename(f *ast.File, want map[string]bool) bool {
 		}
 		key := fd.Name.Name
 		if fd.Recv != nil {
-			if len(fd.Recv.List) != 1 || !isFilePtr(fd.Recv.List[0].Type) {
+			if len(fd.Recv.List) != 1 {
 				continue
 			}
-			key = "*File." + key
+			t := ptrType(fd.Recv.List[0].Type)
+			if t == "" {
+				continue
+			}
+			key = "*" + t + "." + key
 		}
 		if _, ok := want[key]; !ok {
 			continue
@@ -179,8 +234,9 @@ func rename(f *ast.File, want map[string]bool) bool {
 	return changed
 }
 
-// addAliasField adds the field aliasField to the struct type fileStruct
-// if f declares it, marks it found in want, and reports whether it did.
+// addAliasField adds the fields aliasField and fileField to the struct
+// type fileStruct if f declares it, marks it found in want, and reports
+// whether it did.
 func addAliasField(f *ast.File, want map[string]bool) bool {
 	for _, d := range f.Decls {
 		gd, ok := d.(*ast.GenDecl)
@@ -199,6 +255,9 @@ func addAliasField(f *ast.File, want map[string]bool) bool {
 			st.Fields.List = append(st.Fields.List, &ast.Field{
 				Names: []*ast.Ident{{NamePos: at, Name: aliasField}},
 				Type:  &ast.Ident{NamePos: at, Name: aliasType},
+			}, &ast.Field{
+				Names: []*ast.Ident{{NamePos: at, Name: fileField}},
+				Type:  &ast.Ident{NamePos: at, Name: fileType},
 			})
 			want["type "+fileStruct] = true
 			return true
@@ -212,11 +271,15 @@ func fileExists(p string) bool {
 	return err == nil
 }
 
-func isFilePtr(e ast.Expr) bool {
+// ptrType returns T if e is *T for a type name T, else "".
+func ptrType(e ast.Expr) string {
 	s, ok := e.(*ast.StarExpr)
 	if !ok {
-		return false
+		return ""
 	}
 	id, ok := s.X.(*ast.Ident)
-	return ok && id.Name == "File"
+	if !ok {
+		return ""
+	}
+	return id.Name
 }

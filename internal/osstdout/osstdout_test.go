@@ -23,7 +23,7 @@ func TestFilesRenamesEveryHook(t *testing.T) {
 		t.Skipf("go env GOROOT GOVERSION: %v", err)
 	}
 	env := strings.Fields(string(out))
-	files, err := Files(env[0], env[1], templates(t))
+	files, err := Files(env[0], env[1], templates(t), false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -71,11 +71,79 @@ func TestFilesNamesWhatIsMissing(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "file.go"), []byte(src.String()), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	_, err := Files(root, "go9.99", templates(t))
+	_, err := Files(root, "go9.99", templates(t), false)
 	if !errors.Is(err, ErrMissing) {
 		t.Fatalf("err = %v, want ErrMissing", err)
 	}
 	if diff := cmp.Diff("osstdout: package os lacks a name -stdout wraps: go9.99 has no *File.Chown, StartProcess", err.Error()); diff != "" {
 		t.Errorf("message (-want +got):\n%s", diff)
 	}
+}
+
+// TestFilesWithFiles: with -files, the names of FilesMethods and
+// FilesFuncs are renamed too, stdioFilesOn is true, and the files
+// directory's sys_linux.go is merged into os's; without it, none of that.
+func TestFilesWithFiles(t *testing.T) {
+	out, err := exec.Command("go", "env", "GOROOT", "GOVERSION").Output()
+	if err != nil {
+		t.Skipf("go env GOROOT GOVERSION: %v", err)
+	}
+	env := strings.Fields(string(out))
+	all := func(files map[string][]byte) string {
+		var b strings.Builder
+		for _, name := range sorted(keys(files)) {
+			b.Write(files[name])
+		}
+		return b.String()
+	}
+	tmpl := templates(t)
+	plain, err := Files(env[0], env[1], tmpl, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	with := templates(t)
+	for name, b := range templatesOf(t, "files") {
+		with[name] = b
+	}
+	files, err := Files(env[0], env[1], with, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	type shows struct {
+		On, Signal, OpenFile, ReadAt, PlainKind bool
+	}
+	look := func(src string) shows {
+		return shows{
+			On:        strings.Contains(src, filesOn),
+			Signal:    strings.Contains(src, ") "+rawPrefix+"Signal("),
+			OpenFile:  strings.Contains(src, "func "+rawPrefix+"OpenFile("),
+			ReadAt:    strings.Contains(src, ") "+rawPrefix+"ReadAt("),
+			PlainKind: strings.Contains(string(files["sys_linux.go"]), "func hostname(") && strings.Contains(src, "stdioPlainKind = stdioLinuxPlainKind"),
+		}
+	}
+	if diff := cmp.Diff(shows{true, true, true, true, true}, look(all(files))); diff != "" {
+		t.Errorf("with -files (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff(shows{}, look(all(plain))); diff != "" {
+		t.Errorf("without -files (-want +got):\n%s", diff)
+	}
+	for _, m := range FilesMethods {
+		name := m[strings.LastIndex(m, ".")+1:]
+		if !strings.Contains(all(files), ") "+rawPrefix+name+"(") {
+			t.Errorf("no method %s%s with -files", rawPrefix, name)
+		}
+	}
+	for _, f := range FilesFuncs {
+		if !strings.Contains(all(files), "func "+rawPrefix+f+"(") {
+			t.Errorf("no func %s%s with -files", rawPrefix, f)
+		}
+	}
+}
+
+func keys(m map[string][]byte) []string {
+	var k []string
+	for n := range m {
+		k = append(k, n)
+	}
+	return k
 }

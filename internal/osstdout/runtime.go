@@ -22,25 +22,30 @@ import (
 // descriptor about to be replaced, ...). Package os's side of these hooks
 // is std/zz_stdiobuf_hooks.go.
 type insertion struct {
-	fn   string // the function (never a method) the statement goes into
+	fn   string // the function the statement goes into
+	recv string // if fn is a method, the type T of its receiver *T
 	file string // the file that declares fn, if other files declare it too
 	// before names the function whose call statement the new statement
 	// precedes, found at any depth of fn's body, which must hold
 	// exactly one; "" puts the statement first in the body.
 	before string
 	// stmt is the source of the statements, made from fn's parameter
-	// names; "" if fn lacks a parameter they need.
+	// names (a method's receiver first); "" if fn lacks a parameter
+	// they need.
 	stmt func(params []string) string
 	// each: fn is declared once per platform (syscall's generated
 	// files) and every declaration gets the statement; otherwise the
 	// package must declare it exactly once.
 	each bool
+	// files: only -files makes this insertion.
+	files bool
 }
 
-// A hookKey tells apart the hooks of one function.
+// A hookKey tells apart the hooks of one function: its name (name) and
+// the call a statement goes before.
 type hookKey struct{ fn, before string }
 
-func (h insertion) key() hookKey { return hookKey{h.fn, h.before} }
+func (h insertion) hookKey() hookKey { return hookKey{h.key(), h.before} }
 
 // fixed is a statement that does not depend on the parameters.
 func fixed(s string) func([]string) string { return func([]string) string { return s } }
@@ -102,7 +107,40 @@ var insertions = map[string][]insertion{
 		// Flushed, then a fatal signal kills at once until the execve
 		// fails and Exec returns.
 		{fn: "Exec", each: true, stmt: fixed("runtime_stdioBeforeExec()\ndefer runtime_stdioAfterExec()")},
+		// A signal sent: whoever gets it may read the files.
+		{fn: "Kill", each: true, stmt: fixed("runtime_stdioFlush()"), files: true},
 	},
+	// A read or write on a socket (package net's, which are not
+	// *os.Files): how a program tells a peer that a file is ready.
+	"internal/poll": pollHooks(),
+}
+
+// pollHooks are the insertions into internal/poll's FD methods that read
+// or write a socket: each writes out the buffered files first when the
+// FD is not a file (-files only).
+func pollHooks() []insertion {
+	var hooks []insertion
+	for _, fn := range []string{
+		"Read", "ReadFrom", "ReadFromInet4", "ReadFromInet6", "ReadMsg", "ReadMsgInet4", "ReadMsgInet6",
+		"Write", "WriteTo", "WriteToInet4", "WriteToInet6", "WriteMsg", "WriteMsgInet4", "WriteMsgInet6",
+		"Writev",
+	} {
+		file := "fd_unix.go"
+		if fn == "Writev" {
+			file = "writev.go"
+		}
+		hooks = append(hooks, insertion{fn: fn, recv: "FD", file: file, files: true,
+			stmt: func(p []string) string { return onParam(p, 0, "if !%s.isFile { runtime_stdioFlushFiles() }") }})
+	}
+	return hooks
+}
+
+// key names h's function in messages and counts.
+func (h insertion) key() string {
+	if h.recv != "" {
+		return "(*" + h.recv + ")." + h.fn
+	}
+	return h.fn
 }
 
 // ErrMoved is wrapped by the error PatchFiles returns when the toolchain's
@@ -111,17 +149,24 @@ var ErrMoved = errors.New("osstdout: a function -stdout hooks has moved")
 
 // PatchFiles returns the overlay for package pkg (runtime or syscall) of
 // the toolchain whose source tree is goroot/src: each file of the
-// package that gets a hook, patched, and the templates, by base name. A
+// package that gets a hook, patched, and the templates, by base name.
+// files (-files) adds the insertions marked files. A
 // template named as a file of the package is merged into it (its
 // declarations appended, its imports added): the way to add code that
 // needs the file's build constraints, such as runtime's signal_unix.go; any
 // other template is added as a file of its own. Every template starts with
 // the build tag that keeps it out of other builds. goVersion only names
 // the toolchain in errors.
-func PatchFiles(goroot, goVersion, pkg string, templates map[string][]byte) (map[string][]byte, error) {
-	hooks, ok := insertions[pkg]
+func PatchFiles(goroot, goVersion, pkg string, templates map[string][]byte, files bool) (map[string][]byte, error) {
+	all, ok := insertions[pkg]
 	if !ok {
 		return nil, fmt.Errorf("osstdout: no hooks for package %s", pkg)
+	}
+	var hooks []insertion
+	for _, h := range all {
+		if !h.files || files {
+			hooks = append(hooks, h)
+		}
 	}
 	dir := filepath.Join(goroot, "src", filepath.FromSlash(pkg))
 	found := make(map[hookKey]int) // declarations of each hook's function
@@ -141,13 +186,13 @@ func PatchFiles(goroot, goVersion, pkg string, templates map[string][]byte) (map
 	}
 	var problems []string
 	for _, h := range hooks {
-		switch n := found[h.key()]; {
+		switch n := found[h.hookKey()]; {
 		case n == 0 && h.file != "":
-			problems = append(problems, "no func "+h.fn+" in "+h.file)
+			problems = append(problems, "no func "+h.key()+" in "+h.file)
 		case n == 0:
-			problems = append(problems, "no func "+h.fn)
+			problems = append(problems, "no func "+h.key())
 		case n > 1 && !h.each:
-			problems = append(problems, fmt.Sprintf("%d funcs %s", n, h.fn))
+			problems = append(problems, fmt.Sprintf("%d funcs %s", n, h.key()))
 		}
 	}
 	if len(problems) > 0 {
@@ -160,23 +205,35 @@ func PatchFiles(goroot, goVersion, pkg string, templates map[string][]byte) (map
 		if !ok {
 			return nil, fmt.Errorf("osstdout: %s template %s does not start with %q", pkg, name, buildTag)
 		}
-		host, ok := out[name]
-		if !ok && fileExists(filepath.Join(dir, name)) {
-			if host, err = os.ReadFile(filepath.Join(dir, name)); err != nil {
-				return nil, err
-			}
+		if err := addTemplate(out, dir, name, b, goVersion+"'s "+pkg); err != nil {
+			return nil, err
 		}
-		if host == nil {
-			out[name] = b
-			continue
-		}
-		merged, err := merge(host, b)
-		if err != nil {
-			return nil, fmt.Errorf("osstdout: merging template %s into %s's %s/%s: %v", name, goVersion, pkg, name, err)
-		}
-		out[name] = merged
 	}
 	return out, nil
+}
+
+// addTemplate adds the template b, named name and stripped of its build
+// tag, to out, the patched files of the package in dir (pkg names it in
+// errors): merged into the file of that name, as patched in out or as it
+// is in dir, or else as a file of its own.
+func addTemplate(out map[string][]byte, dir, name string, b []byte, pkg string) error {
+	host, ok := out[name]
+	if !ok && fileExists(filepath.Join(dir, name)) {
+		var err error
+		if host, err = os.ReadFile(filepath.Join(dir, name)); err != nil {
+			return err
+		}
+	}
+	if host == nil {
+		out[name] = b
+		return nil
+	}
+	merged, err := merge(host, b)
+	if err != nil {
+		return fmt.Errorf("osstdout: merging template %s into %s/%s: %v", name, pkg, name, err)
+	}
+	out[name] = merged
+	return nil
 }
 
 // insertHooks returns src with the statements of hooks inserted into the
@@ -191,14 +248,21 @@ func insertHooks(name string, src []byte, hooks []insertion, found map[hookKey]i
 	var edits []edit
 	for _, d := range f.Decls {
 		fd, ok := d.(*ast.FuncDecl)
-		if !ok || fd.Recv != nil || fd.Body == nil {
+		if !ok || fd.Body == nil {
 			continue
 		}
+		recv := ""
+		if fd.Recv != nil {
+			recv = "?" // a receiver no hook names
+			if len(fd.Recv.List) == 1 && ptrType(fd.Recv.List[0].Type) != "" {
+				recv = ptrType(fd.Recv.List[0].Type)
+			}
+		}
 		for _, h := range hooks {
-			if fd.Name.Name != h.fn || h.file != "" && h.file != name {
+			if fd.Name.Name != h.fn || recv != h.recv || h.file != "" && h.file != name {
 				continue
 			}
-			found[h.key()]++
+			found[h.hookKey()]++
 			e, err := hookEdit(fset, fd, h)
 			if err != nil {
 				return nil, err
@@ -221,6 +285,11 @@ type edit struct {
 // hookEdit places h's statement in fd.
 func hookEdit(fset *token.FileSet, fd *ast.FuncDecl, h insertion) (edit, error) {
 	var params []string
+	if fd.Recv != nil {
+		for _, n := range fd.Recv.List[0].Names {
+			params = append(params, n.Name)
+		}
+	}
 	for _, p := range fd.Type.Params.List {
 		for _, n := range p.Names {
 			params = append(params, n.Name)

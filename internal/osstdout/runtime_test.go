@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"runtime"
 	"strings"
 	"testing"
@@ -76,7 +77,7 @@ func callsIn(t *testing.T, name string, src []byte) map[string][]string {
 // runtime hook is inserted where it belongs, the template for
 // signal_unix.go is merged into that file and the other is added.
 func TestPatchFilesHooksRuntime(t *testing.T) {
-	files, err := PatchFiles(goroot(t), runtime.Version(), "runtime", templatesOf(t, "runtime"))
+	files, err := PatchFiles(goroot(t), runtime.Version(), "runtime", templatesOf(t, "runtime"), false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -137,7 +138,7 @@ func follows(calls []string, a, b string) bool {
 // descriptor where the function takes one; Exec's is followed by the
 // deferred call that ends its window.
 func TestPatchFilesHooksSyscall(t *testing.T) {
-	files, err := PatchFiles(goroot(t), runtime.Version(), "syscall", templatesOf(t, "syscall"))
+	files, err := PatchFiles(goroot(t), runtime.Version(), "syscall", templatesOf(t, "syscall"), true)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -168,7 +169,7 @@ func TestPatchFilesHooksSyscall(t *testing.T) {
 				if fd := paramName(fd, 0); first != "if "+fd+" == 1 {\n\t\truntime_stdioTryFlush()\n\t}" {
 					t.Errorf("%s's Close starts with %q", name, first)
 				}
-			case "ForkExec", "StartProcess":
+			case "ForkExec", "StartProcess", "Kill":
 				count[fd.Name.Name]++
 				if want := "runtime_stdioFlush()"; first != want {
 					t.Errorf("%s's %s starts with %q, want %q", name, fd.Name.Name, first, want)
@@ -182,9 +183,19 @@ func TestPatchFilesHooksSyscall(t *testing.T) {
 			}
 		}
 	}
-	for _, fn := range []string{"Dup2", "Dup3", "Close", "ForkExec", "StartProcess", "Exec"} {
+	for _, fn := range []string{"Dup2", "Dup3", "Close", "ForkExec", "StartProcess", "Exec", "Kill"} {
 		if count[fn] == 0 {
 			t.Errorf("no %s was patched", fn)
+		}
+	}
+	// Without -files, Kill is left as it is.
+	plain, err := PatchFiles(goroot(t), runtime.Version(), "syscall", templatesOf(t, "syscall"), false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, b := range plain {
+		if regexp.MustCompile(`func Kill\([^)]*\) \(err error\) \{\n\truntime_stdioFlush`).Match(b) {
+			t.Errorf("%s's Kill is hooked without -files", name)
 		}
 	}
 }
@@ -267,7 +278,7 @@ func TestPatchFilesNamesWhatMoved(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			_, err := PatchFiles(fakeRoot(t, "runtime", c.files), "go9.99", "runtime", nil)
+			_, err := PatchFiles(fakeRoot(t, "runtime", c.files), "go9.99", "runtime", nil, false)
 			if c.want == "" {
 				if err != nil {
 					t.Fatal(err)

@@ -117,8 +117,8 @@ func cacheKey(tc Toolchain, files map[string][]byte, opts Options) (string, erro
 		}
 	}
 	h := sha256.New()
-	fmt.Fprintf(h, "%s\n%s\n%s/%s\n%t %q\n%s\n%s\n", tc.GOVERSION, tc.GOROOT, tc.GOOS, tc.GOARCH,
-		opts.Stdout, opts.Policy, hashFiles(files), hashFiles(gen))
+	fmt.Fprintf(h, "%s\n%s\n%s/%s\n%t %t %q\n%s\n%s\n", tc.GOVERSION, tc.GOROOT, tc.GOOS, tc.GOARCH,
+		opts.Stdout, opts.Files, opts.Policy, hashFiles(files), hashFiles(gen))
 	for _, p := range toolchainPackages(opts) {
 		std, err := readGoFiles(pkgOverlay{path: p}.srcDir(tc.GOROOT))
 		if err != nil {
@@ -134,8 +134,11 @@ func cacheKey(tc Toolchain, files map[string][]byte, opts Options) (string, erro
 // packages internal/osstdout patches.
 func toolchainPackages(opts Options) []string {
 	pkgs := []string{"bufio"}
-	if opts.Stdout {
+	if opts.Stdout || opts.Files {
 		pkgs = append(pkgs, osstdout.Packages...)
+	}
+	if opts.Files {
+		pkgs = append(pkgs, osstdout.FilesPackages...)
 	}
 	return pkgs
 }

@@ -102,6 +102,11 @@ type Options struct {
 	// output is buffered as C's stdout is (`stdiobuf build -stdout`; see
 	// internal/osstdout). src must then also hold internal/osstdout.
 	Stdout bool
+	// Files also buffers every regular file the program writes, as
+	// fopen's FILE does, and writes them out before anything can see
+	// them (`stdiobuf build -files`; see internal/osstdout). It implies
+	// Stdout.
+	Files bool
 	// Policy, if not "", is the buffering policy the generated bufio
 	// takes as the process default in place of blksize, as
 	// stream.ParsePolicy reads it; STDIOBUF_POLICY still overrides it.
@@ -115,11 +120,15 @@ func GenerateWith(tc Toolchain, src fs.FS, cacheDir, goCmd string, opts Options)
 		return nil, err
 	}
 	name := safeName(tc.GOVERSION) + "-" + tc.GOOS + "_" + tc.GOARCH + "-"
+	opts.Stdout = opts.Stdout || opts.Files
 	if opts.Stdout {
-		if files, err = addStdoutSource(src, files); err != nil {
+		if files, err = addStdoutSource(src, files, opts.Files); err != nil {
 			return nil, err
 		}
 		name += "stdout-"
+	}
+	if opts.Files {
+		name += "files-"
 	}
 	if opts.Policy != "" {
 		if _, err := stream.ParsePolicy(opts.Policy); err != nil {
@@ -151,7 +160,7 @@ func GenerateWith(tc Toolchain, src fs.FS, cacheDir, goCmd string, opts Options)
 	}
 	pkgs := []*pkgOverlay{{path: "bufio", std: std.src, gen: gen}}
 	if opts.Stdout {
-		patches, err := stdoutFiles(tc, files, gen)
+		patches, err := stdoutFiles(tc, files, gen, opts.Files)
 		if err != nil {
 			return nil, err
 		}

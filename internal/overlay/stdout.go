@@ -14,18 +14,24 @@ import (
 // to GenerateWith: the patcher of package os (its source is part of the
 // cache key), the files it adds to os, and the files that stand in for
 // stream's osfile.go and std.go in a bufio that package os imports. The
-// templates of the other packages it patches are in osstdoutDir/PKG.
+// templates of the other packages it patches are in osstdoutDir/PKG;
+// what -files adds to os besides, in osstdoutFilesDir.
 const (
 	osstdoutDir      = "internal/osstdout"
 	osstdoutStdDir   = "internal/osstdout/std"
 	osstdoutBufioDir = "internal/osstdout/bufio"
+	osstdoutFilesDir = "internal/osstdout/files"
 )
 
 // hookDirs are the template directories of the packages -stdout patches
-// besides os, by import path.
-func hookDirs() map[string]string {
+// besides os, by import path, and with withFiles those of -files.
+func hookDirs(withFiles bool) map[string]string {
 	dirs := make(map[string]string)
-	for _, p := range osstdout.Packages {
+	pkgs := osstdout.Packages
+	if withFiles {
+		pkgs = append(append([]string(nil), pkgs...), osstdout.FilesPackages...)
+	}
+	for _, p := range pkgs {
 		if p != "os" {
 			dirs[p] = path.Join(osstdoutDir, p)
 		}
@@ -38,10 +44,14 @@ func hookDirs() map[string]string {
 // same names in osstdoutBufioDir instead.
 var stdoutReplaced = []string{"osfile.go", "std.go"}
 
-// addStdoutSource adds to files the sources -stdout needs from src.
-func addStdoutSource(src fs.FS, files map[string][]byte) (map[string][]byte, error) {
+// addStdoutSource adds to files the sources -stdout needs from src, and
+// with withFiles those -files needs.
+func addStdoutSource(src fs.FS, files map[string][]byte, withFiles bool) (map[string][]byte, error) {
 	dirs := []string{osstdoutDir, osstdoutStdDir, osstdoutBufioDir}
-	for _, dir := range hookDirs() {
+	if withFiles {
+		dirs = append(dirs, osstdoutFilesDir)
+	}
+	for _, dir := range hookDirs(withFiles) {
 		dirs = append(dirs, dir)
 	}
 	for _, dir := range dirs {
@@ -54,8 +64,9 @@ func addStdoutSource(src fs.FS, files map[string][]byte) (map[string][]byte, err
 
 // stdoutFiles swaps, in gen, the files of stream that import package os
 // for their stand-ins, and returns the patches of package os and of the
-// other packages -stdout hooks: the files each replaces or adds.
-func stdoutFiles(tc Toolchain, files map[string][]byte, gen map[string][]byte) ([]*pkgOverlay, error) {
+// other packages -stdout hooks: the files each replaces or adds; with
+// withFiles, those of -files.
+func stdoutFiles(tc Toolchain, files map[string][]byte, gen map[string][]byte, withFiles bool) ([]*pkgOverlay, error) {
 	for _, name := range stdoutReplaced {
 		twin, ok := files[path.Join(osstdoutBufioDir, name)]
 		if !ok {
@@ -68,19 +79,30 @@ func stdoutFiles(tc Toolchain, files map[string][]byte, gen map[string][]byte) (
 		gen[name] = append([]byte(header(path.Join(osstdoutBufioDir, name))), b...)
 	}
 	templates := templatesIn(files, osstdoutStdDir)
-	osFiles, err := osstdout.Files(tc.GOROOT, tc.GOVERSION, templates)
+	var extra map[string][]byte
+	if withFiles {
+		extra = templatesIn(files, osstdoutFilesDir)
+		for name, b := range extra {
+			if _, clash := templates[name]; clash {
+				return nil, fmt.Errorf("%w: %s and %s both have %s", ErrSource, osstdoutStdDir, osstdoutFilesDir, name)
+			}
+			templates[name] = b
+		}
+	}
+	osFiles, err := osstdout.Files(tc.GOROOT, tc.GOVERSION, templates, withFiles)
 	if err != nil {
 		return nil, err
 	}
-	osPatch, err := patchOverlay(tc, "os", withHeaders(osFiles, templates, osstdoutStdDir))
+	osFiles = withHeaders(osFiles, extra, osstdoutFilesDir)
+	osPatch, err := patchOverlay(tc, "os", withHeaders(osFiles, templatesIn(files, osstdoutStdDir), osstdoutStdDir))
 	if err != nil {
 		return nil, err
 	}
 	pkgs := []*pkgOverlay{osPatch}
-	dirs := hookDirs()
+	dirs := hookDirs(withFiles)
 	for _, p := range sortedKeys(dirs) {
 		templates := templatesIn(files, dirs[p])
-		patched, err := osstdout.PatchFiles(tc.GOROOT, tc.GOVERSION, p, templates)
+		patched, err := osstdout.PatchFiles(tc.GOROOT, tc.GOVERSION, p, templates, withFiles)
 		if err != nil {
 			return nil, err
 		}

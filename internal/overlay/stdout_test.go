@@ -4,9 +4,11 @@ import (
 	"go/parser"
 	"go/token"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strconv"
+	"strings"
 	"testing"
 )
 
@@ -37,5 +39,28 @@ func TestStreamImportsOsOnlyWhereReplaced(t *testing.T) {
 				t.Errorf("%s imports os: only %v may (the generated bufio is imported by os under -stdout)", name, stdoutReplaced)
 			}
 		}
+	}
+}
+
+// TestCacheKeyFiles: -files makes another overlay than -stdout, which
+// makes another than neither.
+func TestCacheKeyFiles(t *testing.T) {
+	out, err := exec.Command("go", "env", "GOROOT", "GOVERSION").Output()
+	if err != nil {
+		t.Skipf("go env: %v", err)
+	}
+	env := strings.Fields(string(out))
+	tc := Toolchain{GOROOT: env[0], GOVERSION: env[1], GOOS: "linux", GOARCH: "amd64"}
+	files := map[string][]byte{"stream/a.go": []byte("package stream\n")}
+	seen := make(map[string]Options)
+	for _, opts := range []Options{{}, {Stdout: true}, {Stdout: true, Files: true}} {
+		key, err := cacheKey(tc, files, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if o, dup := seen[key]; dup {
+			t.Errorf("options %+v and %+v have the same cache key %s", o, opts, key)
+		}
+		seen[key] = opts
 	}
 }

@@ -101,3 +101,10 @@ func raFileOf(r io.Reader) (raFile, bool) {
 	}
 	return f, true
 }
+
+// generatedFile reports whether fd's file system makes its files'
+// contents at each read (generatedFS): under -files package os keeps
+// such files unbuffered, through a go:linkname (its sys_linux.go).
+//
+//go:linkname generatedFile
+func generatedFile(fd uintptr) bool { return generatedFS(fd) }

@@ -3,8 +3,9 @@
 // This file is added to package os by `stdiobuf build -stdout`:
 // stdioBuffer, the state of a *File whose writes go through a buffer, and
 // the rules by which goroutines share it. Nothing in it depends on which
-// file it buffers; today the original standard output has the one
-// buffer (zz_stdiobuf_stdout.go).
+// file it buffers: the original standard output has one
+// (zz_stdiobuf_stdout.go), and under -files so has every regular file
+// the program writes (zz_stdiobuf_files.go).
 //
 // No goroutine waits for a lock whose holder may be blocked in a system
 // call on a peer (a full pipe, a terminal stopped with ^S), and a flush
@@ -73,9 +74,13 @@ func runtime_stdioSleep(ns int64)
 // runtime_stdioG identifies the calling goroutine. Implemented in runtime.
 func runtime_stdioG() uintptr
 
-// stdioBuffer is a buffered file's state: ready once w, which writes to
-// the file through its original methods, is set.
+// stdioBuffer is a buffered file's state: ready once f and w, which
+// writes to f through its original methods, are set.
 type stdioBuffer struct {
+	f     *File         // the file w writes to; set once
+	whole bool          // a write(2) never carries part of one Write (O_APPEND records stay whole); set once
+	dirty *atomic.Int32 // counts the buffers that hold bytes, this one among them while pending; nil: not counted; set once
+
 	mu  sync.Mutex // guards every field below but pending; never held across a system call
 	wmu sync.Mutex // held by the busy goroutine across its write(2); taken under mu only while !busy
 
@@ -85,6 +90,7 @@ type stdioBuffer struct {
 	missed   bool          // a flush found the buffer busy: when it ends, flush what is left
 	block    bool          // w is decided and fully buffered: a Write that fits its free space makes no system call
 	line     bool          // w is decided and line buffered
+	large    int           // with whole, once w is decided: the size of a Write that goes straight to the file when w is empty (w's size); 0 before
 	direct   bool          // writes go straight to the file: after Close and after the exit flush
 	bound    int64         // the longest a byte waits in w, in nanoseconds; 0: no bound (glibc's rule)
 	boundSet bool          // bound was read from the environment (by the first busy write)
@@ -174,6 +180,7 @@ func (b *stdioBuffer) end() {
 	b.mu.Lock()
 	b.busy, b.busyG = false, 0
 	b.wmu.Unlock()
+	b.setPending(b.w.Buffered() > 0)
 	if b.missed {
 		b.missed = false
 		if !b.direct && b.w.Buffered() > 0 {
@@ -204,9 +211,7 @@ func (b *stdioBuffer) flushOut() error {
 // caller holds mu and the buffer is idle.
 func (b *stdioBuffer) settle(before, added int) {
 	after := b.w.Buffered()
-	if b.pending.Load() != (after > 0) {
-		b.pending.Store(after > 0)
-	}
+	b.setPending(after > 0)
 	if after == 0 || before > 0 && after == before+added {
 		return
 	}
@@ -236,4 +241,183 @@ func (b *stdioBuffer) due() bool {
 	b.armed = true
 	runtime_stdioArm(at)
 	return false
+}
+
+// setPending records whether w holds bytes, in pending and in the count
+// of buffers that hold bytes. The caller holds mu.
+func (b *stdioBuffer) setPending(v bool) {
+	if b.pending.Load() == v {
+		return
+	}
+	b.pending.Store(v)
+	if b.dirty == nil {
+		return
+	}
+	if v {
+		b.dirty.Add(1)
+	} else {
+		b.dirty.Add(-1)
+	}
+}
+
+// write is a Write of the file. A Write that a fully buffered w takes
+// into its free space is a copy under mu; any other (the first, which
+// decides w, one that fills it, every Write of a line buffered or
+// unbuffered w) is writeBusy's.
+func (b *stdioBuffer) write(p []byte) (int, error) {
+	if !b.lockIdle(0) {
+		return b.f.stdioRawWrite(p)
+	}
+	if b.direct {
+		b.mu.Unlock()
+		return b.f.stdioRawWrite(p)
+	}
+	if !b.block || len(p) > b.w.Available() || b.large > 0 && len(p) >= b.large {
+		return b.writeBusy(p)
+	}
+	before := b.w.Buffered()
+	n, err := b.w.Write(p)
+	if err != nil {
+		b.errSeen = true
+	}
+	if before == 0 {
+		b.settle(before, n)
+	}
+	b.mu.Unlock()
+	return n, err
+}
+
+// writeBusy writes p through w with mu released; the caller holds mu and
+// the buffer is idle. The first one also decides w (an fstat) and
+// allocates its buffer, and reads the bound, all outside mu.
+func (b *stdioBuffer) writeBusy(p []byte) (int, error) {
+	before := b.w.Buffered()
+	b.begin()
+	var n int
+	var err error
+	if b.whole {
+		n, err = b.writeWhole(p)
+	} else {
+		n, err = b.w.Write(p)
+	}
+	first := !b.boundSet
+	var block, line bool
+	large := 0
+	if first {
+		// w decided at this Write, and nothing changes its mode.
+		block, line = stdioModes(b.w)
+		b.bound, b.boundSet = int64(stdioBound()), true
+		if b.whole {
+			large = b.w.Size()
+		}
+	}
+	b.end()
+	if first {
+		b.block, b.line, b.large = block, line, large
+	}
+	if err != nil {
+		b.errSeen = true
+	}
+	b.settle(before, n)
+	b.mu.Unlock()
+	return n, err
+}
+
+// writeWhole is a Write such that no write(2) carries part of p: p goes
+// into the buffer if it fits its free space and is smaller than the
+// buffer; otherwise what w holds goes out first, then p goes into the
+// emptied buffer if it is smaller, else straight to the file, as
+// bufio's Writer sends a Write of a buffer or more (a program that
+// writes whole blocks makes its plain calls, with no copy). The caller
+// is the busy goroutine.
+func (b *stdioBuffer) writeWhole(p []byte) (int, error) {
+	size := b.w.Size()
+	if len(p) < size && len(p) <= b.w.Available() {
+		return b.w.Write(p)
+	}
+	if err := b.w.Flush(); err != nil {
+		return 0, err
+	}
+	if len(p) < size {
+		return b.w.Write(p)
+	}
+	return b.f.stdioRawWrite(p)
+}
+
+// fireDue is the bound's fire for one buffer: it writes out everything
+// buffered (a line without its newline too) when the oldest byte has
+// waited for the bound or a flush was handed over, otherwise arms the
+// bound for the bytes buffered now, and returns the flush's error. While
+// the buffer is busy the write under way has those bytes.
+func (b *stdioBuffer) fireDue() error {
+	b.mu.Lock()
+	if b.busy {
+		b.missed = true
+		b.mu.Unlock()
+		return nil
+	}
+	if b.direct || b.w.Buffered() == 0 || !b.due() {
+		b.mu.Unlock()
+		return nil
+	}
+	err := b.flushOut()
+	b.mu.Unlock()
+	return err
+}
+
+// flushProgram is a flush the program asked for (Sync, a bufio.Writer's
+// Flush): a write, which waits for the one under way, and the program
+// gets its error.
+func (b *stdioBuffer) flushProgram() error {
+	if !b.lockIdle(0) {
+		return nil
+	}
+	defer b.mu.Unlock()
+	return b.flushSeen()
+}
+
+// flushSeen writes out what is buffered, unless the file is written to
+// directly, and returns the error, which the program sees. The caller
+// holds mu and the buffer is idle.
+func (b *stdioBuffer) flushSeen() error {
+	if b.direct {
+		return nil
+	}
+	err := b.flushOut()
+	if err != nil {
+		b.errSeen = true
+	}
+	return err
+}
+
+// close flushes before the file is closed, and leaves later writes to go
+// straight to the closed file and fail as they do without the buffer. As
+// at exit, a writer stuck in write(2) must not make Close wait for good;
+// then what it holds is lost. The flush's error is Close's.
+func (b *stdioBuffer) close() error {
+	if !b.waitIdle(stdioExitWait) {
+		return nil
+	}
+	defer b.mu.Unlock()
+	err := b.flushSeen()
+	b.direct = true
+	return err
+}
+
+// finishOut writes out what is buffered and leaves the file unbuffered,
+// under one hold of mu, waiting for a write under way no longer than
+// wait; it returns the flush's error, which no call of the program
+// returns, and whether it could take mu (ok).
+func (b *stdioBuffer) finishOut(wait time.Duration) (bool, error) {
+	if !b.waitIdle(wait) {
+		return false, nil
+	}
+	var err error
+	if !b.direct {
+		err = b.flushOut()
+	}
+	b.direct = true
+	b.setPending(false)
+	b.mu.Unlock()
+	return true, err
 }

@@ -26,7 +26,11 @@ func init() {
 		return
 	}
 	runtime_stdioBoundStart(stdioBoundFire)
-	runtime_stdioRegister(func() { s.flushBefore(nil) }, s.tryFlush, s.finish, s.beforePrint)
+	runtime_stdioRegister(
+		func() { stdioFilesFlush(); s.flushBefore(nil) },
+		func() { stdioFiles.tryFlush(); s.tryFlush() },
+		func() { stdioFiles.finish(); s.finish() },
+		s.beforePrint)
 	// Hooks run last in, first out: this one, added after
 	// stdioStart's, runs before the exit flush, so that a program that
 	// reaches exit while a fatal signal waits for its flush dies of the
@@ -35,8 +39,11 @@ func init() {
 }
 
 // stdioBoundFire is the runtime bound goroutine's fire: it goes through
-// every buffered file, today the one.
-func stdioBoundFire() { stdioOut.boundFlush() }
+// every buffered file.
+func stdioBoundFire() {
+	stdioFiles.fire()
+	stdioOut.boundFlush()
+}
 
 // finish flushes standard output and leaves it unbuffered, with no Write
 // let in between (the flush keeps writers out, and the switch follows it
@@ -48,16 +55,9 @@ func stdioBoundFire() { stdioOut.boundFlush() }
 // without the buffer. A Write let in between could fill the buffer, and
 // a flush by size then write part of a line that the death cuts off.
 func (s *stdioStream) finish() {
-	if !s.waitIdle(stdioTryWait) {
-		return
+	if ok, err := s.finishOut(stdioTryWait); ok {
+		s.unseen(err)
 	}
-	var err error
-	if !s.direct {
-		err = s.flushOut()
-	}
-	s.direct = true
-	s.mu.Unlock()
-	s.unseen(err)
 }
 
 // beforePrint flushes before the runtime's print and println write to

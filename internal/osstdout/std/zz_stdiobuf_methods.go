@@ -6,7 +6,9 @@
 // stdioRaw<Name>; the ones here take their place: they send the original
 // standard output through its buffer (zz_stdiobuf_stdout.go), flush it
 // before anything else can see the descriptor or the file, and call the
-// originals.
+// originals. Under -files they also send a regular file through its own
+// buffer and write out every buffered file before anything else
+// (zz_stdiobuf_files.go).
 
 package os
 
@@ -16,17 +18,23 @@ import (
 )
 
 // Write is the toolchain's Write (stdioRawWrite), except that on the
-// original standard output it writes into the buffer.
+// original standard output, and under -files on a file that has a
+// buffer, it writes into the buffer.
 func (f *File) Write(b []byte) (n int, err error) {
 	if stdioOut.buffering(f) {
 		return stdioOut.write(b)
 	}
+	if fb := stdioFileOf(f); fb != nil {
+		return fb.write(b)
+	}
+	stdioFilesFlush()
 	stdioOut.beforeWrite(f)
 	return f.stdioRawWrite(b)
 }
 
 // WriteAt flushes the original standard output first.
 func (f *File) WriteAt(b []byte, off int64) (n int, err error) {
+	stdioFilesFlush()
 	stdioOut.flushBefore(f)
 	stdioOut.beforeWrite(f)
 	return f.stdioRawWriteAt(b, off)
@@ -35,6 +43,7 @@ func (f *File) WriteAt(b []byte, off int64) (n int, err error) {
 // ReadFrom (io.Copy into a file) flushes the original standard output
 // first, then copies as the toolchain does, in the kernel where it can.
 func (f *File) ReadFrom(r io.Reader) (n int64, err error) {
+	stdioFilesFlush()
 	if err := stdioOut.flushAsked(f); err != nil {
 		return 0, err
 	}
@@ -45,6 +54,7 @@ func (f *File) ReadFrom(r io.Reader) (n int64, err error) {
 // Read flushes the original standard output before a read of the
 // original standard input that may wait (stdioStream.beforeRead).
 func (f *File) Read(b []byte) (n int, err error) {
+	stdioFilesFlush()
 	stdioOut.beforeRead(f)
 	return f.stdioRawRead(b)
 }
@@ -71,6 +81,7 @@ func (f *File) SyscallConn() (syscall.RawConn, error) {
 
 // seeing flushes what must be out before f's descriptor is handed out.
 func (s *stdioStream) seeing(f *File) {
+	stdioFilesFlush()
 	s.flushBefore(f)
 	s.beforeRead(f)
 	s.beforeWrite(f)
@@ -81,30 +92,41 @@ func (f *File) Sync() error {
 	if err := stdioOut.syncFlush(f); err != nil {
 		return err
 	}
+	if fb := stdioFileOf(f); fb != nil {
+		if err := fb.flushProgram(); err != nil {
+			return err
+		}
+	}
+	stdioFilesFlush()
 	return f.stdioRawSync()
 }
 
 func (f *File) Seek(offset int64, whence int) (ret int64, err error) {
+	stdioFilesFlush()
 	stdioOut.flushBefore(f)
 	return f.stdioRawSeek(offset, whence)
 }
 
 func (f *File) Stat() (FileInfo, error) {
+	stdioFilesFlush()
 	stdioOut.flushBefore(f)
 	return f.stdioRawStat()
 }
 
 func (f *File) Truncate(size int64) error {
+	stdioFilesFlush()
 	stdioOut.flushBefore(f)
 	return f.stdioRawTruncate(size)
 }
 
 func (f *File) Chmod(mode FileMode) error {
+	stdioFilesFlush()
 	stdioOut.flushBefore(f)
 	return f.stdioRawChmod(mode)
 }
 
 func (f *File) Chown(uid, gid int) error {
+	stdioFilesFlush()
 	stdioOut.flushBefore(f)
 	return f.stdioRawChown(uid, gid)
 }
@@ -113,6 +135,14 @@ func (f *File) Chown(uid, gid int) error {
 // reports a failed flush as fclose(3) does; later writes go straight to
 // the closed file and fail as they did without the buffer.
 func (f *File) Close() error {
+	stdioFilesFlush()
+	if f != nil && f.stdioFile.buffered() {
+		ferr := f.stdioFile.buf.close()
+		if err := f.stdioRawClose(); err != nil {
+			return err
+		}
+		return ferr
+	}
 	if !stdioOut.buffering(f) {
 		return f.stdioRawClose()
 	}
@@ -127,6 +157,7 @@ func (f *File) Close() error {
 // the same descriptor (exec.Cmd with Stdout = os.Stdout) comes after what
 // the parent wrote before starting it.
 func StartProcess(name string, argv []string, attr *ProcAttr) (*Process, error) {
+	stdioFilesFlush()
 	stdioOut.flushBefore(nil)
 	return stdioRawStartProcess(name, argv, attr)
 }

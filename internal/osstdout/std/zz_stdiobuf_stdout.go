@@ -100,6 +100,7 @@ func stdioStart(out, in, errf *File) *stdioStream {
 	if out == nil {
 		return s
 	}
+	s.f = out
 	s.w = bufio.NewWriter(stdioRawFile{out})
 	// Exit hooks run on return from main and on os.Exit with any status
 	// (log.Fatal included), last registered first: exitFlush, registered
@@ -132,7 +133,16 @@ func stdioIsFile(v any) bool {
 // that a flush does not come back through the buffer.
 type stdioRawFile struct{ f *File }
 
-func (r stdioRawFile) Write(b []byte) (int, error) { return r.f.stdioRawWrite(b) }
+// Write writes b to the file. Standard output is a peer's (a pipe, a
+// terminal) as often as not: what is buffered for other files goes out
+// first (the causal rule); a buffered file's own write does not wait for
+// the others.
+func (r stdioRawFile) Write(b []byte) (int, error) {
+	if !r.f.stdioFile.buffered() {
+		stdioFilesFlush()
+	}
+	return r.f.stdioRawWrite(b)
+}
 
 // SyscallConn and Fd make the buffer a stream over a descriptor, decided
 // as glibc decides stdout. bufio reaches the descriptor through
@@ -145,97 +155,25 @@ func (r stdioRawFile) Fd() uintptr { return r.f.stdioRawFd() }
 // buffering reports whether writes to f go through the buffer.
 func (s *stdioStream) buffering(f *File) bool { return f == s.out && s.w != nil }
 
-// write is a Write of the original standard output. A Write that a fully
-// buffered w takes into its free space is a copy under mu; any other
-// (the first, which decides w, one that fills it, every Write of a line
-// buffered or unbuffered w) is writeBusy's.
-func (s *stdioStream) write(b []byte) (int, error) {
-	if !s.lockIdle(0) {
-		return s.out.stdioRawWrite(b)
-	}
-	if s.direct {
-		s.mu.Unlock()
-		return s.out.stdioRawWrite(b)
-	}
-	if !s.block || len(b) > s.w.Available() {
-		return s.writeBusy(b)
-	}
-	before := s.w.Buffered()
-	n, err := s.w.Write(b)
-	if err != nil {
-		s.errSeen = true
-	}
-	if before == 0 {
-		s.settle(before, n)
-	}
-	s.mu.Unlock()
-	return n, err
-}
-
-// writeBusy writes b through w with mu released; the caller holds mu and
-// the buffer is idle. The first one also decides w (an fstat) and
-// allocates its buffer, and reads the bound, all outside mu.
-func (s *stdioStream) writeBusy(b []byte) (int, error) {
-	before := s.w.Buffered()
-	s.begin()
-	n, err := s.w.Write(b)
-	first := !s.boundSet
-	var block, line bool
-	if first {
-		// w decided at this Write, and nothing changes its mode.
-		block, line = stdioModes(s.w)
-		s.bound, s.boundSet = int64(stdioBound()), true
-	}
-	s.end()
-	if first {
-		s.block, s.line = block, line
-	}
-	if err != nil {
-		s.errSeen = true
-	}
-	s.settle(before, n)
-	s.mu.Unlock()
-	return n, err
-}
+// write is a Write of the original standard output (stdioBuffer.write).
+func (s *stdioStream) write(b []byte) (int, error) { return s.stdioBuffer.write(b) }
 
 // boundFlush is the runtime goroutine's fire: it writes out everything
 // buffered (a prompt or a line without its newline too) when the oldest
 // byte has waited for the bound or the flush was handed to it, and
 // otherwise arms the bound for the bytes buffered now. While the buffer
 // is busy the write under way has those bytes.
-func (s *stdioStream) boundFlush() {
-	s.mu.Lock()
-	if s.busy {
-		s.missed = true
-		s.mu.Unlock()
-		return
-	}
-	if s.direct || s.w.Buffered() == 0 || !s.due() {
-		s.mu.Unlock()
-		return
-	}
-	err := s.flushOut()
-	s.mu.Unlock()
-	s.unseen(err)
-}
+func (s *stdioStream) boundFlush() { s.unseen(s.fireDue()) }
 
 // flushAsked is a flush the program asked for (ReadFrom's, Flush of
 // a bufio.Writer over standard output): a write, which waits for the one
 // under way, and the program gets its error. It flushes if f is the
 // original standard output, or f is nil.
 func (s *stdioStream) flushAsked(f *File) error {
-	if s.w == nil || f != nil && f != s.out || !s.lockIdle(0) {
+	if s.w == nil || f != nil && f != s.out {
 		return nil
 	}
-	defer s.mu.Unlock()
-	if s.direct {
-		return nil
-	}
-	err := s.flushOut()
-	if err != nil {
-		s.errSeen = true
-	}
-	return err
+	return s.flushProgram()
 }
 
 // syncFlush is Sync's flush: the program gets its error, but Sync is not
@@ -348,7 +286,7 @@ func (s *stdioStream) exitFlush() {
 	s.mu.Unlock()
 	s.unseen(err)
 	s.mu.Lock()
-	fail := s.errShown && s.exitZero
+	fail := (s.errShown || stdioFilesFailed.Load()) && s.exitZero
 	s.mu.Unlock()
 	if fail {
 		syscall.Exit(1)
@@ -369,26 +307,9 @@ func (s *stdioStream) tryFlush() {
 	s.flushUnlock()
 }
 
-// close flushes before the original standard output is closed, and
-// leaves later writes to go straight to the closed file and fail as they
-// do without the buffer. As at exit, a writer stuck in write(2) must not
-// make Close wait for good; then what it holds is lost. The flush's error
-// is Close's.
-func (s *stdioStream) close() error {
-	if !s.waitIdle(stdioExitWait) {
-		return nil
-	}
-	defer s.mu.Unlock()
-	if s.direct {
-		return nil
-	}
-	err := s.flushOut()
-	if err != nil {
-		s.errSeen = true
-	}
-	s.direct = true
-	return err
-}
+// close flushes before the original standard output is closed
+// (stdioBuffer.close).
+func (s *stdioStream) close() error { return s.stdioBuffer.close() }
 
 // unseen reports err, met by a flush the program could not see (the
 // bound's, the exit's, one before another use of the file), once on the

@@ -1,0 +1,476 @@
+//go:build linux
+
+package osstdout_test
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"fmt"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// The -files tests build testdata/files plainly and with `stdiobuf
+// overlay -files`, run each case of it, and compare the files it writes
+// and what it prints. Every run has a deadline (runDeadline), so a hang
+// fails the test instead of stalling it.
+
+const runDeadline = 60 * time.Second
+
+var filesBuild struct {
+	once              sync.Once
+	err               error
+	dir               string
+	plain, files, ovl string
+	raceOnce          sync.Once
+	raceErr           error
+	race              string
+}
+
+// filesPrograms returns testdata/files built plainly and with -files.
+func filesPrograms(t *testing.T) (plain, files string) {
+	t.Helper()
+	skipShort(t)
+	b := &filesBuild
+	b.once.Do(func() {
+		if b.dir, b.err = os.MkdirTemp("", "osstdout-files-"); b.err != nil {
+			return
+		}
+		tool, err := buildTool(b.dir)
+		if err != nil {
+			b.err = err
+			return
+		}
+		out, err := exec.Command(tool, "overlay", "-files").CombinedOutput()
+		if err != nil {
+			b.err = fmt.Errorf("stdiobuf overlay -files: %v\n%s", err, out)
+			return
+		}
+		b.ovl = strings.TrimSpace(string(out))
+		b.plain, b.files = filepath.Join(b.dir, "files-plain"), filepath.Join(b.dir, "files-files")
+		if b.err = goBuild("build", b.plain, "", "./testdata/files"); b.err != nil {
+			return
+		}
+		b.err = goBuild("build", b.files, b.ovl, "./testdata/files")
+	})
+	if b.err != nil {
+		t.Fatal(b.err)
+	}
+	return b.plain, b.files
+}
+
+// filesRace returns testdata/files built with -files and -race.
+func filesRace(t *testing.T) string {
+	t.Helper()
+	filesPrograms(t)
+	b := &filesBuild
+	b.raceOnce.Do(func() {
+		b.race = filepath.Join(b.dir, "files-race")
+		b.raceErr = goBuild("build", b.race, b.ovl, "./testdata/files", "-race")
+	})
+	if b.raceErr != nil {
+		t.Fatal(b.raceErr)
+	}
+	return b.race
+}
+
+// ran is what one run of testdata/files did.
+type ran struct {
+	File   string // the file's contents after the run
+	Stdout string
+	Status int // -1: killed by a signal
+}
+
+// fileCmd is bin running case c on a file in a new directory, with
+// STDIOBUF_MAXDELAY=none unless env says otherwise, so that no bound
+// writes a file out where a flush is missing.
+func fileCmd(t *testing.T, bin, c string, env []string, args ...string) (*exec.Cmd, string) {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "out")
+	ctx, cancel := context.WithTimeout(context.Background(), runDeadline)
+	t.Cleanup(cancel)
+	cmd := exec.CommandContext(ctx, bin, append([]string{c, path}, args...)...)
+	cmd.Env = append(append(os.Environ(), "STDIOBUF_MAXDELAY=none"), env...)
+	cmd.WaitDelay = time.Second
+	return cmd, path
+}
+
+// runFile runs case c of bin to its end.
+func runFile(t *testing.T, bin, c string, args ...string) ran {
+	t.Helper()
+	cmd, path := fileCmd(t, bin, c, nil, args...)
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	status := exitStatus(t, cmd.Run())
+	if cmd.ProcessState != nil && !cmd.ProcessState.Exited() {
+		status = -1
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%s %s: %v\nstderr: %s", bin, c, err, errb.String())
+	}
+	return ran{File: string(b), Stdout: strings.ReplaceAll(out.String(), path, "FILE"), Status: status}
+}
+
+// TestFilesSameAsPlain: each idiom and each route by which the program
+// itself, a child or another process sees the file gives the plain
+// build's bytes: a return from main without Close, log.SetOutput(file),
+// gob and json encoders, os.Stat and f.Stat, a child reading the file,
+// a read back through another *File and os.ReadFile, a panic, a signal
+// sent to a child that reads the file, the methods of a nil *File.
+func TestFilesSameAsPlain(t *testing.T) {
+	plain, files := filesPrograms(t)
+	for _, c := range []string{"fprintf", "log", "gob", "json", "stat", "child", "reread", "panic", "signalchild", "nilfile"} {
+		t.Run(c, func(t *testing.T) {
+			want := runFile(t, plain, c)
+			if len(want.File) == 0 {
+				t.Fatalf("the plain build wrote nothing: %+v", want)
+			}
+			got := runFile(t, files, c)
+			if diff := cmp.Diff(want, got); diff != "" {
+				t.Errorf("-files against the plain build (-plain +files):\n%s", diff)
+			}
+		})
+	}
+}
+
+// TestFilesRace: the Fprintf loop under -race gives the plain bytes.
+func TestFilesRace(t *testing.T) {
+	plain, _ := filesPrograms(t)
+	race := filesRace(t)
+	want, got := runFile(t, plain, "fprintf"), runFile(t, race, "fprintf")
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("-files -race against the plain build (-plain +race):\n%s", diff)
+	}
+}
+
+// TestFilesWriteCount: the Fprintf loop makes one write(2) per buffer
+// (strace), the plain build one per line.
+func TestFilesWriteCount(t *testing.T) {
+	plain, files := filesPrograms(t)
+	if _, err := exec.LookPath("strace"); err != nil {
+		t.Skip("needs strace to count write(2) calls")
+	}
+	count := func(bin string) int {
+		dir := t.TempDir()
+		log := filepath.Join(dir, "strace")
+		ctx, cancel := context.WithTimeout(context.Background(), runDeadline)
+		defer cancel()
+		cmd := exec.CommandContext(ctx, "strace", "-f", "-e", "trace=write", "-o", log, bin, "fprintf", filepath.Join(dir, "out"))
+		cmd.Env = append(os.Environ(), "STDIOBUF_MAXDELAY=none")
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("strace %s: %v\n%s", bin, err, out)
+		}
+		b, err := os.ReadFile(log)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return fileWrites(string(b))
+	}
+	p, f := count(plain), count(files)
+	// 2000 lines of about 20 bytes: about 40 KB, 10 buffers of 4 KiB.
+	if p < 2000 || f > 20 {
+		t.Errorf("write(2) calls: plain %d (want >= 2000), -files %d (want <= 20)", p, f)
+	}
+}
+
+// fileWrites counts the write(2) calls in an strace log to descriptors
+// other than 0, 1 and 2: the file's, and the runtime's eventfd wake-ups
+// if any.
+func fileWrites(log string) int {
+	n := 0
+	for _, m := range regexp.MustCompile(`(?m)\bwrite\((\d+),`).FindAllStringSubmatch(log, -1) {
+		if fd, _ := strconv.Atoi(m[1]); fd > 2 {
+			n++
+		}
+	}
+	return n
+}
+
+// TestFilesDone: the file is complete when the program says "done" on a
+// pipe, while it still runs.
+func TestFilesDone(t *testing.T) {
+	_, files := filesPrograms(t)
+	cmd, path := fileCmd(t, files, "done", nil)
+	out, err := cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer cmd.Wait()
+	defer cmd.Process.Kill()
+	line, err := bufio.NewReader(out).ReadString('\n')
+	if line != "done\n" {
+		t.Fatalf("the program said %q, %v", line, err)
+	}
+	complete(t, path, "at done")
+}
+
+// TestFilesSocket: the file is complete when the program says "done" on
+// a TCP connection (package net, through internal/poll), while it still
+// runs.
+func TestFilesSocket(t *testing.T) {
+	_, files := filesPrograms(t)
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	cmd, path := fileCmd(t, files, "socket", nil, ln.Addr().String())
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer cmd.Wait()
+	defer cmd.Process.Kill()
+	ln.(*net.TCPListener).SetDeadline(time.Now().Add(runDeadline))
+	conn, err := ln.Accept()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	conn.SetDeadline(time.Now().Add(runDeadline))
+	if line, err := bufio.NewReader(conn).ReadString('\n'); line != "done\n" {
+		t.Fatalf("the program said %q, %v", line, err)
+	}
+	complete(t, path, "at done")
+}
+
+// complete checks that the file at path holds every line of fill, when
+// says when.
+func complete(t *testing.T, path, when string) {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(expectedLines(), string(b)); diff != "" {
+		t.Errorf("the file %s (-want +got):\n%s", when, diff)
+	}
+}
+
+// expectedLines is what testdata/files's fill writes.
+func expectedLines() string {
+	var b strings.Builder
+	for i := 0; i < 2000; i++ {
+		fmt.Fprintf(&b, "line %d of the file\n", i)
+	}
+	return b.String()
+}
+
+// TestFilesSigterm: SIGTERM from outside after the program said ready:
+// it dies of the signal with the file complete.
+func TestFilesSigterm(t *testing.T) {
+	_, files := filesPrograms(t)
+	cmd, path := fileCmd(t, files, "signal", nil)
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer stdin.Close()
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	if line, err := bufio.NewReader(out).ReadString('\n'); line != "ready\n" {
+		cmd.Process.Kill()
+		cmd.Wait()
+		t.Fatalf("the program said %q, %v", line, err)
+	}
+	cmd.Process.Signal(syscall.SIGTERM)
+	err = cmd.Wait()
+	if ws, ok := cmd.ProcessState.Sys().(syscall.WaitStatus); !ok || !ws.Signaled() || ws.Signal() != syscall.SIGTERM {
+		t.Errorf("the program ended with %v, want death by SIGTERM", err)
+	}
+	complete(t, path, "after SIGTERM")
+}
+
+// TestFilesPoll: a reader that polls the file, hearing nothing from the
+// program, sees its one line within the bound while the program waits
+// (here 50ms; the deadline allows a loaded machine).
+func TestFilesPoll(t *testing.T) {
+	_, files := filesPrograms(t)
+	cmd, path := fileCmd(t, files, "poll", []string{"STDIOBUF_MAXDELAY=50ms"})
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer cmd.Wait()
+	defer cmd.Process.Kill()
+	start := time.Now()
+	for {
+		b, _ := os.ReadFile(path)
+		if string(b) == "the one line\n" {
+			t.Logf("seen after %v", time.Since(start))
+			return
+		}
+		if time.Since(start) > 10*time.Second {
+			t.Fatalf("after %v the file holds %q", time.Since(start), b)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+// TestFilesBlock: a Write of the buffer's size goes straight to the
+// file, as bufio's Writer sends it, not into the buffer: with no bound,
+// a reader sees it while the program sleeps.
+func TestFilesBlock(t *testing.T) {
+	_, files := filesPrograms(t)
+	cmd, path := fileCmd(t, files, "block", []string{"STDIOBUF_POLICY=4096"}, "4096")
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer cmd.Wait()
+	defer cmd.Process.Kill()
+	for start := time.Now(); ; time.Sleep(5 * time.Millisecond) {
+		fi, err := os.Stat(path)
+		if err == nil && fi.Size() == 4096 {
+			return
+		}
+		if time.Since(start) > 10*time.Second {
+			t.Fatalf("after %v: %v, %v; want 4096 bytes", time.Since(start), fi, err)
+		}
+	}
+}
+
+// TestFilesAppend: four processes appending lines to one O_APPEND file
+// leave only whole lines, every one of them.
+func TestFilesAppend(t *testing.T) {
+	_, files := filesPrograms(t)
+	const procs, n = 4, 3000
+	path := filepath.Join(t.TempDir(), "log")
+	var wg sync.WaitGroup
+	errs := make([]error, procs)
+	for p := 0; p < procs; p++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			ctx, cancel := context.WithTimeout(context.Background(), runDeadline)
+			defer cancel()
+			out, err := exec.CommandContext(ctx, files, "append", path, "p"+strconv.Itoa(p), strconv.Itoa(n)).CombinedOutput()
+			if err != nil {
+				errs[p] = fmt.Errorf("process %d: %v\n%s", p, err, out)
+			}
+		}()
+	}
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	re := regexp.MustCompile(`^p([0-3]) (\d+) (x*)$`)
+	next := make([]int, procs) // each process's lines come in its order
+	bad := 0
+	for _, l := range strings.SplitAfter(string(b), "\n") {
+		if l == "" {
+			continue
+		}
+		m := re.FindStringSubmatch(strings.TrimSuffix(l, "\n"))
+		if m == nil || !strings.HasSuffix(l, "\n") {
+			if bad++; bad < 5 {
+				t.Errorf("a broken line: %q", l)
+			}
+			continue
+		}
+		p, _ := strconv.Atoi(m[1])
+		i, _ := strconv.Atoi(m[2])
+		if i != next[p] || len(m[3]) != i%97 {
+			if bad++; bad < 5 {
+				t.Errorf("line %q, want p%d's line %d", l, p, next[p])
+			}
+		}
+		next[p] = i + 1
+	}
+	if diff := cmp.Diff([]int{n, n, n, n}, next); diff != "" {
+		t.Errorf("lines per process (-want +got):\n%s", diff)
+	}
+}
+
+// fullFS mounts a small tmpfs and fills it, and returns its directory.
+func fullFS(t *testing.T) string {
+	t.Helper()
+	if os.Geteuid() != 0 {
+		t.Skip("needs root to mount a small tmpfs")
+	}
+	dir := t.TempDir()
+	if out, err := exec.Command("mount", "-t", "tmpfs", "-o", "size=64k", "tmpfs", dir).CombinedOutput(); err != nil {
+		t.Skipf("mount tmpfs: %v %s", err, out)
+	}
+	t.Cleanup(func() { exec.Command("umount", dir).Run() })
+	f, err := os.Create(filepath.Join(dir, "filler"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	chunk := make([]byte, 4096)
+	for {
+		if _, err := f.Write(chunk); err != nil {
+			break
+		}
+	}
+	for _, n := range []int{1024, 256, 64, 1} {
+		for {
+			if _, err := f.Write(chunk[:n]); err != nil {
+				break
+			}
+		}
+	}
+	return dir
+}
+
+// TestFilesFullDisk: on a full file system, a careful program ends
+// through its own error path as in the plain build; a careless one that
+// never sees the error (its bytes fit the buffer) gets it reported at
+// exit, naming the file, and exits 1 where the plain build exits 0.
+func TestFilesFullDisk(t *testing.T) {
+	plain, files := filesPrograms(t)
+	dir := fullFS(t)
+	type outcome struct {
+		Status int
+		Stderr string
+	}
+	runIn := func(bin, c string, args ...string) outcome {
+		path := filepath.Join(dir, "out")
+		os.Remove(path)
+		ctx, cancel := context.WithTimeout(context.Background(), runDeadline)
+		defer cancel()
+		cmd := exec.CommandContext(ctx, bin, append([]string{c, path}, args...)...)
+		var errb bytes.Buffer
+		cmd.Stderr = &errb
+		status := exitStatus(t, cmd.Run())
+		return outcome{status, strings.ReplaceAll(errb.String(), path, "FILE")}
+	}
+	careful := outcome{3, "careful: write FILE: no space left on device\n"}
+	for _, bin := range []string{plain, files} {
+		if diff := cmp.Diff(careful, runIn(bin, "careful")); diff != "" {
+			t.Errorf("%s careful (-want +got):\n%s", filepath.Base(bin), diff)
+		}
+	}
+	if diff := cmp.Diff(outcome{0, ""}, runIn(plain, "careless", "2000")); diff != "" {
+		t.Errorf("plain careless (-want +got):\n%s", diff)
+	}
+	want := outcome{1, "files-files: write error: FILE: No space left on device\n"}
+	if diff := cmp.Diff(want, runIn(files, "careless", "2000")); diff != "" {
+		t.Errorf("-files careless (-want +got):\n%s", diff)
+	}
+}

@@ -1,0 +1,295 @@
+//go:build stdiobuf_std
+
+// This file is added to package os by `stdiobuf build -stdout`; it does
+// something only in a build with -files (stdioFilesOn). Every regular
+// file the program writes then gets a buffer of its own, a stdioBuffer as
+// standard output's, decided at its first Write: a regular file that is
+// not one of the standard files, opened for writing without O_SYNC,
+// O_DSYNC or O_DIRECT, on a file system that is not generated (/proc,
+// /sys: stdioPlainKind), and not the same file as standard output or as
+// a file that has a buffer already. The bufio.Writer over it (stream,
+// under the overlay) decides its size by the policy, as for any file.
+//
+// The causal rule: before anything through which another process, or the
+// program by another route, can see a file, every buffer is written out
+// (stdioFilesFlush): before any call on a *File but a Write into its own
+// buffer (a write to a pipe or a terminal is how a program tells a peer
+// that a file is ready), before os's path operations, a signal sent, a
+// child started, and at exit, a panic, main's Goexit and a fatal signal
+// (the runtime's hooks, zz_stdiobuf_hooks.go). Only an observer that
+// polls a file without hearing from the program sees a delay, at most the
+// bound (STDIOBUF_MAXDELAY).
+//
+// A write error that a flush met is kept by the Writer and returned by
+// the program's next Write, Sync or Close of that file; if no call
+// returned it, it is reported once on standard error at exit
+// ("prog: write error: PATH: No space left on device"), and exit status
+// 0 becomes 1, as for standard output.
+
+package os
+
+import (
+	"bufio"
+	"internal/runtime/exithook"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// Values of stdioFileState's v.
+const (
+	stdioFileUndecided = iota
+	stdioFilePlain
+	stdioFileBuffered
+)
+
+// stdioFileState is a field of every *File (the generator adds it to
+// os's file struct, internal/osstdout): whether the file has a buffer of
+// its own, decided once per *File at its first Write.
+type stdioFileState struct {
+	v   atomic.Uint32 // stdioFileUndecided, stdioFilePlain or stdioFileBuffered
+	buf *stdioFileBuf // the buffer; set before v becomes stdioFileBuffered and never changed
+}
+
+// buffered reports whether the file has a buffer, deciding nothing.
+func (st *stdioFileState) buffered() bool {
+	return stdioFilesOn && st.v.Load() == stdioFileBuffered
+}
+
+// stdioFileBuf is the buffer of one regular file.
+type stdioFileBuf struct {
+	stdioBuffer
+	info FileInfo // the file's fstat when it was decided: what a later file is compared with
+	name string   // the file's name, for the message at exit
+
+	errShown bool // a write error no call returned was reported; guarded by mu
+}
+
+// stdioFileSet is every file that has a buffer.
+type stdioFileSet struct {
+	mu    sync.Mutex                      // serialises the decisions and the changes of list
+	list  atomic.Pointer[[]*stdioFileBuf] // the buffers of the files not closed; replaced whole, never changed in place
+	dirty atomic.Int32                    // how many buffers hold bytes (their pending)
+}
+
+var stdioFiles stdioFileSet
+
+// stdioFilesFailed is set when a write error no call returned was
+// reported: the exit turns status 0 into 1 (stdioStream.exitFlush).
+var stdioFilesFailed atomic.Bool
+
+// stdioPlainKind reports whether f, a regular file, must stay plain: it
+// is not open for writing, or open with O_SYNC, O_DSYNC or O_DIRECT, or
+// on a file system whose files are made at each read (stream's list).
+// The target's own file sets it (Linux: its sys_linux.go); where it is
+// nil, every file stays plain.
+var stdioPlainKind func(f *File) bool
+
+// runtime_stdioRegisterFiles hands the runtime stdioFilesFlush, for
+// internal/poll's hooks before a socket's reads and writes. Implemented
+// in runtime.
+func runtime_stdioRegisterFiles(flush func())
+
+func init() {
+	if stdioFilesOn {
+		runtime_stdioRegisterFiles(stdioFilesFlush)
+		// Registered after standard output's exit hooks, so run before
+		// them (last in, first out): the files are out, and their
+		// errors reported, before standard output's exit flush decides
+		// the status.
+		exithook.Add(exithook.Hook{F: stdioFiles.exit, RunOnFailure: true})
+	}
+}
+
+// stdioFilesFlush writes out every buffered file, waiting for a write
+// under way to a file (a regular file's write(2) never waits for a
+// peer). With nothing buffered it costs one atomic load. A flush's error
+// stays in the file's Writer: its next Write, Sync or Close returns it.
+func stdioFilesFlush() {
+	if !stdioFilesOn || stdioFiles.dirty.Load() == 0 {
+		return
+	}
+	for _, b := range stdioFiles.buffers() {
+		if !b.pending.Load() || !b.lockIdle(0) {
+			continue
+		}
+		if !b.direct {
+			b.flushOut()
+		}
+		b.mu.Unlock()
+	}
+}
+
+// stdioFileOf returns f's buffer, deciding at the first call whether f
+// gets one; nil if it does not.
+func stdioFileOf(f *File) *stdioFileBuf {
+	if !stdioFilesOn || f == nil {
+		return nil
+	}
+	switch f.stdioFile.v.Load() {
+	case stdioFileBuffered:
+		return f.stdioFile.buf
+	case stdioFilePlain:
+		return nil
+	}
+	return stdioFiles.decide(f)
+}
+
+// buffers returns the buffers of the files not closed.
+func (r *stdioFileSet) buffers() []*stdioFileBuf {
+	if l := r.list.Load(); l != nil {
+		return *l
+	}
+	return nil
+}
+
+// decide decides whether f gets a buffer, once, and returns it.
+func (r *stdioFileSet) decide(f *File) *stdioFileBuf {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	st := &f.stdioFile
+	if st.v.Load() != stdioFileUndecided {
+		return st.buf
+	}
+	b := r.choose(f)
+	if b == nil {
+		st.v.Store(stdioFilePlain)
+		return nil
+	}
+	st.buf = b
+	st.v.Store(stdioFileBuffered)
+	old := r.buffers()
+	l := make([]*stdioFileBuf, len(old), len(old)+1)
+	copy(l, old)
+	l = append(l, b)
+	r.list.Store(&l)
+	return b
+}
+
+// choose returns a new buffer for f, or nil if f stays plain: f is not a
+// regular file, is one of the standard files, is not written as a buffer
+// may write it (stdioPlainKind), or is the same file as standard output
+// or as a file that has a buffer. The writes through such a second *File
+// stay plain, and every plain write flushes the buffers first, so the
+// file gets the bytes in the order the program wrote them. The caller
+// holds r.mu.
+func (r *stdioFileSet) choose(f *File) *stdioFileBuf {
+	s := stdioOut
+	if stdioPlainKind == nil || f == s.out || f == s.in || f == s.errf {
+		return nil
+	}
+	fi, err := f.stdioRawStat()
+	if err != nil || !fi.Mode().IsRegular() || stdioPlainKind(f) {
+		return nil
+	}
+	if s.out != nil && s.aliases(f) {
+		return nil
+	}
+	for _, o := range r.buffers() {
+		if SameFile(o.info, fi) {
+			return nil
+		}
+	}
+	b := &stdioFileBuf{info: fi, name: f.Name()}
+	b.f, b.whole, b.dirty = f, true, &r.dirty
+	b.w = bufio.NewWriter(stdioRawFile{f})
+	return b
+}
+
+// remove takes b out of the set: its file is being closed.
+func (r *stdioFileSet) remove(b *stdioFileBuf) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	old := r.buffers()
+	l := make([]*stdioFileBuf, 0, len(old))
+	for _, o := range old {
+		if o != b {
+			l = append(l, o)
+		}
+	}
+	r.list.Store(&l)
+}
+
+// fire is the bound's fire for the files: each buffer whose oldest byte
+// has waited for the bound, or whose flush was handed over, is written
+// out. A flush's error stays in the file's Writer.
+func (r *stdioFileSet) fire() {
+	if !stdioFilesOn || r.dirty.Load() == 0 {
+		return
+	}
+	for _, b := range r.buffers() {
+		if b.pending.Load() {
+			b.fireDue()
+		}
+	}
+}
+
+// exit writes out every buffer at exit and leaves the files unbuffered.
+func (r *stdioFileSet) exit() { r.end(stdioExitWait) }
+
+// finish is exit for a program that ends without exit hooks (a panic,
+// main's Goexit, a fatal signal), waiting less for a write under way.
+func (r *stdioFileSet) finish() { r.end(stdioTryWait) }
+
+// tryFlush writes out every buffer without waiting long for a write under
+// way: before Exec and in syscall.Exit.
+func (r *stdioFileSet) tryFlush() {
+	if !stdioFilesOn || r.dirty.Load() == 0 {
+		return
+	}
+	for _, b := range r.buffers() {
+		if !b.pending.Load() || !b.waitIdle(stdioTryWait) {
+			continue
+		}
+		if !b.direct {
+			b.flushOut()
+		}
+		b.mu.Unlock()
+	}
+}
+
+// end writes out every buffer, waiting at most wait for a write under
+// way, leaves the files unbuffered, and reports a write error that no
+// call returned (unseen).
+func (r *stdioFileSet) end(wait time.Duration) {
+	if !stdioFilesOn {
+		return
+	}
+	for _, b := range r.buffers() {
+		if ok, err := b.finishOut(wait); ok {
+			b.unseen(err)
+		}
+	}
+}
+
+// unseen reports err, met by a flush that no call of the program
+// returned, once on the original standard error, naming the file as GNU
+// tools do: "prog: write error: PATH: No space left on device".
+func (b *stdioFileBuf) unseen(err error) {
+	if err == nil {
+		return
+	}
+	b.mu.Lock()
+	show := !b.errSeen && !b.errShown
+	b.errShown = b.errShown || show
+	b.mu.Unlock()
+	if !show {
+		return
+	}
+	stdioFilesFailed.Store(true)
+	if e := stdioOut.errf; e != nil {
+		e.stdioRawWrite([]byte(stdioProgName() + ": write error: " + b.name + ": " + stdioErrText(err) + "\n"))
+	}
+}
+
+// close writes out the buffer before its file is closed and leaves later
+// writes to go straight to the closed file, where they fail as without
+// the buffer; the flush's error is Close's.
+func (b *stdioFileBuf) close() error {
+	stdioFiles.remove(b)
+	err := b.stdioBuffer.close()
+	b.mu.Lock()
+	b.setPending(false)
+	b.mu.Unlock()
+	return err
+}
