@@ -19,7 +19,7 @@
 // runs.tsv (every run) and results.md (medians, ratios to C's median from
 // the same rounds, the machine, load average and command) into -out.
 //
-//	bench/files.sh [-records N] [-rounds R] [-variants plain,bufio,stdout,c] [-idioms LIST] [-out DIR]
+//	bench/files.sh [-records N] [-rounds R] [-variants plain,bufio,stdout,files,c] [-idioms LIST] [-out DIR]
 //
 // A variant is one line of variantTable.
 package main
@@ -53,13 +53,13 @@ type variant struct {
 	printing bool
 }
 
-// variantTable holds every variant -variants may name. `stdiobuf build
-// -files` becomes one more line here.
+// variantTable holds every variant -variants may name.
 var variantTable = []variant{
 	{name: "plain", src: "plain", build: "go build -o {out} ./{src}"},
 	{name: "bufio", src: "bufio", build: "go build -o {out} ./{src}"},
 	{name: "stdout", src: "plain", build: "{stdiobuf} build -stdout -o {out} ./{src}", printing: true},
 	{name: "c", src: "c", build: "cc -O2 -o {out} {src}.c"},
+	{name: "files", src: "plain", build: "{stdiobuf} build -files -o {out} ./{src}"},
 }
 
 // straceSet is the system calls counted: the read and write family.
@@ -101,7 +101,7 @@ func parseFlags(args []string, stderr io.Writer) (*config, error) {
 	fs.IntVar(&cfg.records, "records", 100000, "records (lines, integers, 16-byte records) per timed run; the programs that already buffer run on a multiple (idioms.go's scale)")
 	fs.IntVar(&cfg.straceRecords, "strace-records", 10000, "records of the run under strace that counts system calls")
 	fs.IntVar(&cfg.rounds, "rounds", 5, "timed `rounds`, each running every idiom and variant once")
-	variants := fs.String("variants", "plain,bufio,stdout,c", "the variants, comma-separated: "+strings.Join(variantNamesOf(variantTable), ", "))
+	variants := fs.String("variants", "plain,bufio,stdout,files,c", "the variants, comma-separated: "+strings.Join(variantNamesOf(variantTable), ", "))
 	names := make([]string, len(idioms))
 	for i, id := range idioms {
 		names[i] = id.name
