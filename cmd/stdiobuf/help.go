@@ -79,7 +79,7 @@ const helpFlags = `Flags, anywhere before the packages:
         per Write; every file is written out before the program's next
         read, write to another file, os path operation, child, signal
         or exit, so only a reader polling a file sees a delay, at most
-        STDIOBUF_MAXDELAY. Reads are not buffered yet (files.md, among
+        STDIOBUF_MAXDELAY. Reads are not buffered yet (its page is among
         the docs listed below).
     -policy P
         Build P in as the program's default buffering policy: a named
