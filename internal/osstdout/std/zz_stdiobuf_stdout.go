@@ -191,14 +191,7 @@ func (s *stdioStream) syncFlush(f *File) error {
 		s.missed = true
 		return nil
 	}
-	if s.direct {
-		return nil
-	}
-	err := s.flushOut()
-	if err != nil {
-		s.errSeen = true
-	}
-	return err
+	return s.flushSeen()
 }
 
 // flushed is bufio's hook after a Writer's Flush (osSide.flushed): if the
