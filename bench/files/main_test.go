@@ -222,9 +222,9 @@ func TestParseFlags(t *testing.T) {
 		wantIdioms   string
 		wantErr      string
 	}{
-		{nil, "plain,bufio,stdout,c", "fprintf,log,scan-file,scan-pipe,fscan,binread,bytereads,gob,json,bufiofiles,blocks", ""},
+		{nil, "plain,bufio,stdout,files,c", "fprintf,log,scan-file,scan-pipe,fscan,binread,bytereads,gob,json,bufiofiles,blocks", ""},
 		{[]string{"-variants", "c, plain", "-idioms", "gob"}, "c,plain", "gob", ""},
-		{[]string{"-variants", "plain,files"}, "", "", `-variants: unknown name "files" (known: plain, bufio, stdout, c)`},
+		{[]string{"-variants", "plain,fopen"}, "", "", `-variants: unknown name "fopen" (known: plain, bufio, stdout, c, files)`},
 		{[]string{"-variants", "c,c"}, "", "", `-variants: "c" named twice`},
 		{[]string{"-idioms", ","}, "", "", "-idioms: names nothing"},
 		{[]string{"-rounds", "0"}, "", "", "must be at least 1"},
