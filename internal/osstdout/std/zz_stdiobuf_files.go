@@ -106,11 +106,17 @@ func init() {
 // peer). With nothing buffered it costs one atomic load. A flush's error
 // stays in the file's Writer: its next Write, Sync or Close returns it.
 func stdioFilesFlush() {
-	if !stdioFilesOn || stdioFiles.dirty.Load() == 0 {
-		return
+	if stdioFilesOn && stdioFiles.dirty.Load() != 0 {
+		stdioFiles.flushEach(func(b *stdioFileBuf) bool { return b.lockIdle(0) })
 	}
-	for _, b := range stdioFiles.buffers() {
-		if !b.pending.Load() || !b.lockIdle(0) {
+}
+
+// flushEach writes out every buffer that holds bytes and that lock takes
+// (mu held, the buffer idle; lock reports false, holding nothing, where
+// it gives up). A flush's error stays in the file's Writer.
+func (r *stdioFileSet) flushEach(lock func(b *stdioFileBuf) bool) {
+	for _, b := range r.buffers() {
+		if !b.pending.Load() || !lock(b) {
 			continue
 		}
 		if !b.direct {
@@ -234,17 +240,8 @@ func (r *stdioFileSet) finish() { r.end(stdioTryWait) }
 // tryFlush writes out every buffer without waiting long for a write under
 // way: before Exec and in syscall.Exit.
 func (r *stdioFileSet) tryFlush() {
-	if !stdioFilesOn || r.dirty.Load() == 0 {
-		return
-	}
-	for _, b := range r.buffers() {
-		if !b.pending.Load() || !b.waitIdle(stdioTryWait) {
-			continue
-		}
-		if !b.direct {
-			b.flushOut()
-		}
-		b.mu.Unlock()
+	if stdioFilesOn && r.dirty.Load() != 0 {
+		r.flushEach(func(b *stdioFileBuf) bool { return b.waitIdle(stdioTryWait) })
 	}
 }
 
