@@ -71,7 +71,7 @@ func statFile(fd uintptr, st *fileStat) bool {
 // with Fd and SyscallConn, and a nil one the value whose SyscallConn fails
 // (only a nil *os.File's does; a closed file's fails later, in Control).
 // sameValue reports whether a and b hold the same dynamic type and the
-// same data word (for a pointer, the same pointer). Unlike ==, it never
+// same data word: for a pointer, the same pointer. Unlike ==, it never
 // panics on a type that is not comparable; it may report false for equal
 // values boxed apart, never true for different ones.
 func sameValue(a, b any) bool {

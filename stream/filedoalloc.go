@@ -136,15 +136,6 @@ func (s *setup) keeps(u any) bool {
 	return s.decided && !s.overFD && (!hasFd || !isDescriptor(u))
 }
 
-// keepsSame reports whether a Reset from old to u, the very same value,
-// keeps s's decision without asking anything of u: a value that is not a
-// descriptor stays one that is not (it was decided so), and an *os.File
-// stays its descriptor (keepsFile). It is the test a Writer reused over
-// the same writer pays, where bufio pays none: two words compared.
-func (s *setup) keepsSame(old, u any) bool {
-	return s.decided && sameValue(old, u) && (!s.overFD || isOSFile(u))
-}
-
 // keepsFile reports whether a Reset from old to u keeps s's decision for
 // a descriptor: s decided for the *os.File u, old itself. An *os.File
 // stands for one descriptor until it is closed, and then for none: its

@@ -164,27 +164,28 @@ func (b *Reader) Info() Info {
 // Reset discards any buffered data, resets all state, and switches the
 // buffered reader to read from r. What the Reader was asked for (its size,
 // policy and Setvbuf setting) is kept; its mode and size are decided again
-// for r, unless they cannot come out otherwise: r is not a descriptor and
-// neither was the reader before, or r is the *os.File the Reader decided
-// for (still open or since closed; SetPolicy and Setvbuf decide again when
-// called). Then the decision and the buffer stay, without an fstat, as
-// glibc decides once per FILE; a Reader over a file that has grown since
-// keeps the size capped at the file's old size. Calling Reset on the zero
-// value of Reader initializes the buffer to bufio's default size (for a
-// reader that is not a descriptor). Calling b.Reset(b) does nothing.
+// for r, unless they cannot come out otherwise: r is the very reader b
+// has, or r is not a descriptor and neither was the reader before, or r
+// is the *os.File the Reader decided for (still open or since closed;
+// SetPolicy and Setvbuf decide again when called). Then the decision, its
+// counts (Info) and the buffer stay, without an fstat, as glibc decides
+// once per FILE; a Reader over a file that has grown since keeps the size
+// capped at the file's old size. Calling Reset on the zero value of Reader
+// initializes the buffer to bufio's default size (for a reader that is
+// not a descriptor). Calling b.Reset(b) does nothing.
 func (b *Reader) Reset(r io.Reader) {
 	// NewReader(b) returns b itself, so code may well call b.Reset(b):
 	// reading from itself would never end.
 	if b == r {
 		return
 	}
-	if b.buf != nil && (b.s.keepsFile(b.rd, r) || b.s.keeps(r)) {
-		// The common case of a Reader reused over memory, or over the
-		// same file: only the state of the reading is new.
+	if b.buf != nil && (sameValue(b.rd, r) || b.s.keepsFile(b.rd, r) || b.s.keeps(r)) {
+		// The common case of a Reader reused over the reader it has,
+		// over memory, or over the same file: only the state of the
+		// reading is new.
 		b.resetAhead()
 		b.rd, b.r, b.w, b.err = r, 0, 0, nil
 		b.lastByte, b.lastRuneSize = -1, -1
-		b.s.calls = counters{}
 		return
 	}
 	b.reset(r)

@@ -3,6 +3,7 @@ package stream
 import (
 	"io"
 	"unicode/utf8"
+	"unsafe"
 )
 
 // Writer implements buffering for an io.Writer object. It is bufio.Writer,
@@ -126,20 +127,31 @@ func (b *Writer) Info() Info {
 // Reset discards any unflushed buffered data, clears any error, and resets
 // b to write its output to w. What the Writer was asked for (its size,
 // policy and Setvbuf setting) is kept; its mode and size are decided again
-// for w, unless they cannot come out otherwise: w is not a descriptor and
-// neither was the writer before, or w is the *os.File the Writer decided
-// for (still open or since closed; SetPolicy and Setvbuf decide again when
-// called). Then the decision and the buffer stay, without an fstat, as
-// glibc decides once per FILE. Calling Reset on the zero value of Writer
-// initializes the buffer to bufio's default size (for a writer that is not
-// a descriptor). Calling w.Reset(w) does nothing.
+// for w, unless they cannot come out otherwise: w is the very writer b
+// has, or w is not a descriptor and neither was the writer before, or w
+// is the *os.File the Writer decided for (still open or since closed;
+// SetPolicy and Setvbuf decide again when called). Then the decision, its
+// counts (Info) and the buffer stay, without an fstat, as glibc decides
+// once per FILE. Calling Reset on the zero value of Writer initializes
+// the buffer to bufio's default size (for a writer that is not a
+// descriptor), except Reset(nil), which leaves it to the first write.
+// Calling w.Reset(w) does nothing.
 func (b *Writer) Reset(w io.Writer) {
-	// The common case first: a Writer reused over the same writer, which
-	// costs two words compared (keepsSame), where bufio's costs nothing.
-	if b.s.keepsSame(b.wr, w) {
-		b.keep(w)
+	// The common case, a Writer reused over the writer it has, is all of
+	// bufio's Reset, and small enough to be inlined as bufio's is. The
+	// very value (has) stands for the same descriptor or the same
+	// memory: a descriptor behind one value changes only if the value is
+	// closed or its type makes it change, and writing to either fails or
+	// goes where the program sent it, as with the decision kept.
+	if b.has(w) {
+		b.n, b.err = 0, nil
 		return
 	}
+	b.resetTo(w)
+}
+
+// resetTo is Reset to a writer other than b's.
+func (b *Writer) resetTo(w io.Writer) {
 	// NewWriter(b) returns b itself, so code may well call b.Reset(b):
 	// writing to itself would never end.
 	if b == w {
@@ -148,16 +160,19 @@ func (b *Writer) Reset(w io.Writer) {
 	if b.s.keepsFile(b.wr, w) || b.s.keeps(w) {
 		// A Writer reused over other memory, or over the same file:
 		// the buffer and the decision stay.
-		b.keep(w)
+		b.wr, b.n, b.err = w, 0, nil
 		return
 	}
 	b.reset(w)
 }
 
-// keep is a Reset to w that keeps the buffer and the decision.
-func (b *Writer) keep(w io.Writer) {
-	b.wr, b.n, b.err = w, 0, nil
-	b.s.calls = counters{}
+// has reports whether w is the very writer b has: sameValue's test, read
+// in place. Reset's common case is this and two stores, inlined at the
+// caller; sameValue's conversions to any would take it over the inlining
+// budget, and copies of b.wr would cost it registers.
+func (b *Writer) has(w io.Writer) bool {
+	type iface struct{ tab, data unsafe.Pointer }
+	return *(*iface)(unsafe.Pointer(&b.wr)) == *(*iface)(unsafe.Pointer(&w))
 }
 
 // reset is Reset for a new decision: the settings stay (setup.settings),
