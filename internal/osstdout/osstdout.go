@@ -29,19 +29,18 @@ import (
 )
 
 // Packages are the standard-library packages -stdout patches: os (Files)
-// and the hooks os's buffer needs in runtime and syscall (PatchFiles). A
+// and the hooks os's buffers need in runtime, syscall and internal/poll
+// (PatchFiles; internal/poll's before a socket's reads and writes). A
 // generator that caches what they return hashes these packages' files
 // into its cache key.
-var Packages = []string{"os", "runtime", "syscall"}
+var Packages = []string{"os", "runtime", "syscall", "internal/poll"}
 
-// FilesPackages are the packages -files patches besides Packages: the
-// hooks before a socket's reads and writes.
-var FilesPackages = []string{"internal/poll"}
-
-// Methods are the methods of *os.File that the added files wrap.
+// Methods are the methods of *os.File (and "T.M": of *T) that the added
+// files wrap.
 var Methods = []string{
 	"Write", "WriteAt", "ReadFrom", "Read", "Fd", "SyscallConn", "Sync",
 	"Seek", "Stat", "Truncate", "Chmod", "Chown", "Close",
+	"Process.Signal", "Process.Kill",
 }
 
 // Funcs are the package-level functions of os that the added files wrap.
@@ -49,12 +48,12 @@ var Funcs = []string{"StartProcess"}
 
 // FilesMethods and FilesFuncs are what -files wraps besides Methods and
 // Funcs (its templates, in the files directory, declare the wrappers):
-// the rest of *File's methods that see the file, os's path operations,
-// and (*Process).Signal, so that every buffered file is written out
-// before anything can see it (the causal rule). A name "T.M" is a method
-// of *T; "M" alone, of *File.
+// the rest of *File's methods that see the file and os's path
+// operations, so that every buffered file is written out before anything
+// can see it (the causal rule). A name "T.M" is a method of *T; "M"
+// alone, of *File.
 var (
-	FilesMethods = []string{"ReadAt", "WriteTo", "ReadDir", "Readdir", "Readdirnames", "Process.Signal", "Process.Kill"}
+	FilesMethods = []string{"ReadAt", "WriteTo", "ReadDir", "Readdir", "Readdirnames"}
 	FilesFuncs   = []string{
 		"Stat", "Lstat", "OpenFile", "Rename", "Link", "Symlink", "Readlink",
 		"Remove", "RemoveAll", "Truncate", "Chmod", "Chown", "Lchown", "Chtimes",

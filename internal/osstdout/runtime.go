@@ -37,8 +37,6 @@ type insertion struct {
 	// files) and every declaration gets the statement; otherwise the
 	// package must declare it exactly once.
 	each bool
-	// files: only -files makes this insertion.
-	files bool
 }
 
 // A hookKey tells apart the hooks of one function: its name (name) and
@@ -107,8 +105,9 @@ var insertions = map[string][]insertion{
 		// Flushed, then a fatal signal kills at once until the execve
 		// fails and Exec returns.
 		{fn: "Exec", each: true, stmt: fixed("runtime_stdioBeforeExec()\ndefer runtime_stdioAfterExec()")},
-		// A signal sent: whoever gets it may read the files.
-		{fn: "Kill", each: true, stmt: fixed("runtime_stdioFlush()"), files: true},
+		// A signal sent: whoever gets it may look at standard output
+		// and the files.
+		{fn: "Kill", each: true, stmt: fixed("runtime_stdioFlush()")},
 	},
 	// A read or write on a socket (package net's, which are not
 	// *os.Files): how a program tells a peer that a file is ready.
@@ -116,8 +115,11 @@ var insertions = map[string][]insertion{
 }
 
 // pollHooks are the insertions into internal/poll's FD methods that read
-// or write a socket: each writes out the buffered files first when the
-// FD is not a file (-files only).
+// or write a socket (an FD that is not an *os.File's, whose methods have
+// os's own hooks): before a write, everything buffered goes out; before
+// a read, which may wait for a peer, the files go out and standard
+// output's flush is handed to the runtime's goroutine (os's
+// stdioBeforePeerRead).
 func pollHooks() []insertion {
 	var hooks []insertion
 	for _, fn := range []string{
@@ -129,8 +131,12 @@ func pollHooks() []insertion {
 		if fn == "Writev" {
 			file = "writev.go"
 		}
-		hooks = append(hooks, insertion{fn: fn, recv: "FD", file: file, files: true,
-			stmt: func(p []string) string { return onParam(p, 0, "if !%s.isFile { runtime_stdioFlushFiles() }") }})
+		call := "runtime_stdioBeforePeerWrite()"
+		if strings.HasPrefix(fn, "Read") {
+			call = "runtime_stdioBeforePeerRead()"
+		}
+		hooks = append(hooks, insertion{fn: fn, recv: "FD", file: file,
+			stmt: func(p []string) string { return onParam(p, 0, "if !%s.isFile { "+call+" }") }})
 	}
 	return hooks
 }
@@ -147,26 +153,20 @@ func (h insertion) key() string {
 // package no longer has what a hook expects.
 var ErrMoved = errors.New("osstdout: a function -stdout hooks has moved")
 
-// PatchFiles returns the overlay for package pkg (runtime or syscall) of
-// the toolchain whose source tree is goroot/src: each file of the
-// package that gets a hook, patched, and the templates, by base name.
-// files (-files) adds the insertions marked files. A
-// template named as a file of the package is merged into it (its
+// PatchFiles returns the overlay for package pkg (runtime, syscall or
+// internal/poll) of the toolchain whose source tree is goroot/src: each
+// file of the package that gets a hook, patched, and the templates, by
+// base name.
+// A template named as a file of the package is merged into it (its
 // declarations appended, its imports added): the way to add code that
 // needs the file's build constraints, such as runtime's signal_unix.go; any
 // other template is added as a file of its own. Every template starts with
 // the build tag that keeps it out of other builds. goVersion only names
 // the toolchain in errors.
-func PatchFiles(goroot, goVersion, pkg string, templates map[string][]byte, files bool) (map[string][]byte, error) {
-	all, ok := insertions[pkg]
+func PatchFiles(goroot, goVersion, pkg string, templates map[string][]byte) (map[string][]byte, error) {
+	hooks, ok := insertions[pkg]
 	if !ok {
 		return nil, fmt.Errorf("osstdout: no hooks for package %s", pkg)
-	}
-	var hooks []insertion
-	for _, h := range all {
-		if !h.files || files {
-			hooks = append(hooks, h)
-		}
 	}
 	dir := filepath.Join(goroot, "src", filepath.FromSlash(pkg))
 	found := make(map[hookKey]int) // declarations of each hook's function

@@ -8,7 +8,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"regexp"
 	"runtime"
 	"strings"
 	"testing"
@@ -77,7 +76,7 @@ func callsIn(t *testing.T, name string, src []byte) map[string][]string {
 // runtime hook is inserted where it belongs, the template for
 // signal_unix.go is merged into that file and the other is added.
 func TestPatchFilesHooksRuntime(t *testing.T) {
-	files, err := PatchFiles(goroot(t), runtime.Version(), "runtime", templatesOf(t, "runtime"), false)
+	files, err := PatchFiles(goroot(t), runtime.Version(), "runtime", templatesOf(t, "runtime"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -138,7 +137,7 @@ func follows(calls []string, a, b string) bool {
 // descriptor where the function takes one; Exec's is followed by the
 // deferred call that ends its window.
 func TestPatchFilesHooksSyscall(t *testing.T) {
-	files, err := PatchFiles(goroot(t), runtime.Version(), "syscall", templatesOf(t, "syscall"), true)
+	files, err := PatchFiles(goroot(t), runtime.Version(), "syscall", templatesOf(t, "syscall"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -186,16 +185,6 @@ func TestPatchFilesHooksSyscall(t *testing.T) {
 	for _, fn := range []string{"Dup2", "Dup3", "Close", "ForkExec", "StartProcess", "Exec", "Kill"} {
 		if count[fn] == 0 {
 			t.Errorf("no %s was patched", fn)
-		}
-	}
-	// Without -files, Kill is left as it is.
-	plain, err := PatchFiles(goroot(t), runtime.Version(), "syscall", templatesOf(t, "syscall"), false)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for name, b := range plain {
-		if regexp.MustCompile(`func Kill\([^)]*\) \(err error\) \{\n\truntime_stdioFlush`).Match(b) {
-			t.Errorf("%s's Kill is hooked without -files", name)
 		}
 	}
 }
@@ -278,7 +267,7 @@ func TestPatchFilesNamesWhatMoved(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			_, err := PatchFiles(fakeRoot(t, "runtime", c.files), "go9.99", "runtime", nil, false)
+			_, err := PatchFiles(fakeRoot(t, "runtime", c.files), "go9.99", "runtime", nil)
 			if c.want == "" {
 				if err != nil {
 					t.Fatal(err)

@@ -137,8 +137,5 @@ func toolchainPackages(opts Options) []string {
 	if opts.Stdout || opts.Files {
 		pkgs = append(pkgs, osstdout.Packages...)
 	}
-	if opts.Files {
-		pkgs = append(pkgs, osstdout.FilesPackages...)
-	}
 	return pkgs
 }

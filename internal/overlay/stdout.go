@@ -24,14 +24,10 @@ const (
 )
 
 // hookDirs are the template directories of the packages -stdout patches
-// besides os, by import path, and with withFiles those of -files.
-func hookDirs(withFiles bool) map[string]string {
+// besides os, by import path.
+func hookDirs() map[string]string {
 	dirs := make(map[string]string)
-	pkgs := osstdout.Packages
-	if withFiles {
-		pkgs = append(append([]string(nil), pkgs...), osstdout.FilesPackages...)
-	}
-	for _, p := range pkgs {
+	for _, p := range osstdout.Packages {
 		if p != "os" {
 			dirs[p] = path.Join(osstdoutDir, p)
 		}
@@ -51,7 +47,7 @@ func addStdoutSource(src fs.FS, files map[string][]byte, withFiles bool) (map[st
 	if withFiles {
 		dirs = append(dirs, osstdoutFilesDir)
 	}
-	for _, dir := range hookDirs(withFiles) {
+	for _, dir := range hookDirs() {
 		dirs = append(dirs, dir)
 	}
 	for _, dir := range dirs {
@@ -99,10 +95,10 @@ func stdoutFiles(tc Toolchain, files map[string][]byte, gen map[string][]byte, w
 		return nil, err
 	}
 	pkgs := []*pkgOverlay{osPatch}
-	dirs := hookDirs(withFiles)
+	dirs := hookDirs()
 	for _, p := range sortedKeys(dirs) {
 		templates := templatesIn(files, dirs[p])
-		patched, err := osstdout.PatchFiles(tc.GOROOT, tc.GOVERSION, p, templates, withFiles)
+		patched, err := osstdout.PatchFiles(tc.GOROOT, tc.GOVERSION, p, templates)
 		if err != nil {
 			return nil, err
 		}

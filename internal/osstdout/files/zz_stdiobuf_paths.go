@@ -4,8 +4,8 @@
 // generator renames the toolchain's own names in internal/osstdout's
 // FilesMethods and FilesFuncs to stdioRaw<Name>; the ones here take their
 // place and write out every buffered file first (stdioFilesFlush): what
-// reads a file's contents or its metadata, changes or names it, or tells
-// another process (a signal) sees every byte written before.
+// reads a file's contents or its metadata, changes or names it sees every
+// byte written before. (A signal sent is -stdout's: zz_stdiobuf_methods.go.)
 
 package os
 
@@ -37,16 +37,6 @@ func (f *File) Readdir(n int) ([]FileInfo, error) {
 func (f *File) Readdirnames(n int) (names []string, err error) {
 	stdioFilesFlush()
 	return f.stdioRawReaddirnames(n)
-}
-
-func (p *Process) Signal(sig Signal) error {
-	stdioFilesFlush()
-	return p.stdioRawSignal(sig)
-}
-
-func (p *Process) Kill() error {
-	stdioFilesFlush()
-	return p.stdioRawKill()
 }
 
 func Stat(name string) (FileInfo, error) {

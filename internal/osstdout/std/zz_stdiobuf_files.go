@@ -85,14 +85,8 @@ var stdioFilesFailed atomic.Bool
 // nil, every file stays plain.
 var stdioPlainKind func(f *File) bool
 
-// runtime_stdioRegisterFiles hands the runtime stdioFilesFlush, for
-// internal/poll's hooks before a socket's reads and writes. Implemented
-// in runtime.
-func runtime_stdioRegisterFiles(flush func())
-
 func init() {
 	if stdioFilesOn {
-		runtime_stdioRegisterFiles(stdioFilesFlush)
 		// Registered after standard output's exit hooks, so run before
 		// them (last in, first out): the files are out, and their
 		// errors reported, before standard output's exit flush decides

@@ -20,14 +20,19 @@ func runtime_stdioRegister(flush, tryFlush, finish, beforePrint func())
 // flush, and otherwise returns. Implemented in runtime.
 func runtime_stdioExiting()
 
+// runtime_stdioRegisterPeers hands the runtime what internal/poll's hooks
+// call before a socket's writes and reads. Implemented in runtime.
+func runtime_stdioRegisterPeers(write, read func())
+
 func init() {
+	runtime_stdioRegisterPeers(stdioBeforePeerWrite, stdioBeforePeerRead)
 	s := stdioOut
 	if s.w == nil {
 		return
 	}
 	runtime_stdioBoundStart(stdioBoundFire)
 	runtime_stdioRegister(
-		func() { stdioFilesFlush(); s.flushBefore(nil) },
+		stdioBeforePeerWrite,
 		func() { stdioFiles.tryFlush(); s.tryFlush() },
 		func() { stdioFiles.finish(); s.finish() },
 		s.beforePrint)

@@ -157,7 +157,20 @@ func (f *File) Close() error {
 // the same descriptor (exec.Cmd with Stdout = os.Stdout) comes after what
 // the parent wrote before starting it.
 func StartProcess(name string, argv []string, attr *ProcAttr) (*Process, error) {
-	stdioFilesFlush()
-	stdioOut.flushBefore(nil)
+	stdioBeforePeerWrite()
 	return stdioRawStartProcess(name, argv, attr)
+}
+
+// Signal and Kill write out everything buffered first: whoever gets the
+// signal may look at standard output and the files (a parent told by
+// SIGUSR1 that a file is ready, a child told to go on). On Linux they
+// signal through a pidfd, not syscall.Kill, whose hook does the same.
+func (p *Process) Signal(sig Signal) error {
+	stdioBeforePeerWrite()
+	return p.stdioRawSignal(sig)
+}
+
+func (p *Process) Kill() error {
+	stdioBeforePeerWrite()
+	return p.stdioRawKill()
 }

@@ -14,21 +14,23 @@
 // send the original standard output through it; what each does, by the
 // file it is called on:
 //
-//	name          stdout        stdin        alias    other
-//	Write         buffers       -            orders   -
-//	WriteAt       flushes       -            orders   -
-//	ReadFrom      flushes, err  -            orders   -
-//	Read          -             before read  -        -
-//	Fd            flushes       before read  orders   -
-//	SyscallConn   flushes       before read  orders   -
-//	Sync          flushes, err  -            -        -
-//	Seek          flushes       -            -        -
-//	Stat          flushes       -            -        -
-//	Truncate      flushes       -            -        -
-//	Chmod         flushes       -            -        -
-//	Chown         flushes       -            -        -
-//	Close         flushes, err  -            -        -
-//	StartProcess  flushes       flushes      flushes  flushes
+//	name            stdout        stdin        alias    peer         other
+//	Write           buffers       -            orders   flushes      -
+//	WriteAt         flushes       -            orders   flushes      -
+//	ReadFrom        flushes, err  -            orders   flushes      -
+//	Read            -             before read  -        before read  -
+//	Fd              flushes       before read  orders   flushes      -
+//	SyscallConn     flushes       before read  orders   flushes      -
+//	Sync            flushes, err  -            -        -            -
+//	Seek            flushes       -            -        -            -
+//	Stat            flushes       -            -        -            -
+//	Truncate        flushes       -            -        -            -
+//	Chmod           flushes       -            -        -            -
+//	Chown           flushes       -            -        -            -
+//	Close           flushes, err  -            -        -            -
+//	Process.Signal  flushes       flushes      flushes  flushes      flushes
+//	Process.Kill    flushes       flushes      flushes  flushes      flushes
+//	StartProcess    flushes       flushes      flushes  flushes      flushes
 //
 // The files:
 //   - stdout: the *File os.Stdout held at start-up.
@@ -37,8 +39,11 @@
 //     inode): os.Stderr under `prog > log 2>&1`, a file opened as
 //     /dev/stdout, stdin on the terminal stdout writes to. A file in two
 //     columns gets both.
-//   - other: any other *File. StartProcess takes none: its row is for
-//     every call.
+//   - peer: any other *File that is a pipe, a socket or a character
+//     device (a terminal): a process may be reading or writing at the
+//     other end, and learns from the program through it (relation).
+//   - other: any other *File. Process.Signal, Process.Kill and
+//     StartProcess take none: their rows are for every call.
 //
 // The cells, each a flush of what stdout holds, if anything:
 //   - buffers: the bytes go into the buffer, not to the kernel.
@@ -49,8 +54,8 @@
 //     flush's error is the call's. After Close, writes go straight to
 //     the closed file.
 //   - before read: handed to the runtime's goroutine, so that the read
-//     never waits on it, if stdin is not a regular file or stdout is line
-//     buffered (beforeRead).
+//     never waits on it, if the file is a peer, or stdin that is not a
+//     regular file, or stdout is line buffered (beforeRead).
 //   - orders: before the call, after a flush under way, so that the file
 //     gets the bytes in the order the program wrote them (beforeWrite).
 //
@@ -361,33 +366,46 @@ func stdioErrText(err error) string {
 }
 
 // beforeRead flushes standard output before the program reads its
-// original standard input, where the read may wait for whoever reads that
-// output. glibc flushes a line-buffered stdout before such a read, so a
-// prompt shows on a terminal before the program blocks; this goes one
-// step further and flushes before any read of standard input that is not
-// a regular file (a pipe, a socket, a terminal), so a program talking to
-// a peer over two pipes (a coprocess, os/exec's StdinPipe and
-// StdoutPipe) never waits for an answer to a question still in its
-// buffer, which a C program without fflush does. A filter reading a pipe
-// then writes about once per read of its input.
-//
-// The reader never waits on the flush: it hands it to the runtime's
-// goroutine, or leaves it to the write under way. In a plain build the
-// bytes went out with the writers' own Writes, so a full pipe blocked a
-// writer, never the reader; a reader that waited could deadlock a peer
-// that writes all its input before it reads any output.
+// original standard input, or any other peer's file (a pipe, a socket,
+// a terminal: stdioPeer), where the read may wait for whoever reads that
+// output. glibc flushes a line-buffered stdout before a read of stdin, so
+// a prompt shows on a terminal before the program blocks; this goes
+// further and flushes before any read that may wait for a peer (standard
+// input only if it is not a regular file), so a program talking to a
+// peer over two pipes (a coprocess, os/exec's StdinPipe and StdoutPipe)
+// never waits for an answer to a question still in its buffer, which a C
+// program without fflush does. A filter reading a pipe then writes about
+// once per read of its input.
 func (s *stdioStream) beforeRead(f *File) {
-	if f != s.in || !s.pending.Load() {
+	if f == nil || !s.pending.Load() {
 		return
 	}
-	s.inOnce.Do(func() {
-		fi, err := s.in.stdioRawStat()
-		s.inFile = err == nil && fi.Mode().IsRegular()
-	})
+	if f == s.in {
+		s.inOnce.Do(func() {
+			fi, err := s.in.stdioRawStat()
+			s.inFile = err == nil && fi.Mode().IsRegular()
+		})
+		if s.inFile && !s.line {
+			return
+		}
+	} else if s.relation(f) != stdioPeer {
+		return
+	}
+	s.handOff()
+}
+
+// handOff has what is buffered written out without the caller waiting:
+// the runtime's goroutine writes it, or the write under way takes it. In
+// a plain build the bytes went out with the writers' own Writes, so a
+// full pipe blocked a writer, never a reader; a reader that waited could
+// deadlock a peer that writes all its input before it reads any output.
+func (s *stdioStream) handOff() {
+	if !s.pending.Load() {
+		return
+	}
 	s.mu.Lock()
 	wake := false
 	switch {
-	case s.inFile && !s.line:
 	case s.busy:
 		s.missed = true
 	case !s.direct && s.w.Buffered() > 0:
@@ -400,49 +418,79 @@ func (s *stdioStream) beforeRead(f *File) {
 }
 
 // beforeWrite flushes standard output before a write through f, another
-// *File on the same file (the original standard error under `prog > log
-// 2>&1`, a file opened as /dev/stdout, os.NewFile(1, ...)), so that the
-// file gets the bytes in the order the program wrote them. C programs do
-// not do this.
+// *File: one on the same file (the original standard error under `prog
+// > log 2>&1`, a file opened as /dev/stdout, os.NewFile(1, ...)) waits for
+// a write under way, so that the file gets the bytes in the order the
+// program wrote them; one to a peer (a pipe, a socket, a terminal) does
+// not, as before a child or a signal (flushBefore): the peer that hears
+// from the program finds its output complete or on its way.
 func (s *stdioStream) beforeWrite(f *File) {
-	if f == nil || f == s.out || !s.pending.Load() || !s.aliases(f) {
+	if f == nil || f == s.out || !s.pending.Load() {
 		return
 	}
-	s.flushOrdered(0)
+	switch s.relation(f) {
+	case stdioAlias:
+		s.flushOrdered(0)
+	case stdioPeer:
+		s.flushBefore(nil)
+	}
 }
 
-// Values of stdioAliasState.
+// stdioBeforePeerWrite writes out everything buffered before the program
+// tells another process something: a write to a socket (internal/poll's
+// hooks), a signal sent, a child started, a descriptor replaced. A write
+// to standard output under way counts as done (flushBefore).
+func stdioBeforePeerWrite() {
+	stdioFilesFlush()
+	stdioOut.flushBefore(nil)
+}
+
+// stdioBeforePeerRead is what comes before a read of a socket, which may
+// wait for a peer: the files are written out, and standard output's flush
+// is handed off (handOff), never waited for.
+func stdioBeforePeerRead() {
+	stdioFilesFlush()
+	stdioOut.handOff()
+}
+
+// Values of stdioAliasState: what a *File is to the original standard
+// output.
 const (
-	stdioAliasUndecided = iota
-	stdioAliasNo
-	stdioAliasYes
+	stdioUndecided = iota
+	stdioOther     // a file nobody else hears through: a regular file, a block device, a directory
+	stdioAlias     // the same file as standard output (device and inode)
+	stdioPeer      // a pipe, a socket or a character device (a terminal): someone may be reading
 )
 
 // stdioAliasState is a field of every *File (the generator adds it to
-// os's file struct, internal/osstdout): whether the file is the same file
-// as the original standard output, decided at its first write while
-// standard output holds bytes.
+// os's file struct, internal/osstdout): what the file is to the original
+// standard output (stdioOther, stdioAlias or stdioPeer), decided at its
+// first write or read while standard output holds bytes.
 type stdioAliasState struct{ v atomic.Uint32 }
 
-// aliases reports whether f is the same file as the original standard
-// output: fstat's device and inode are out's. It decides once per *File.
-func (s *stdioStream) aliases(f *File) bool {
-	switch f.stdioAlias.v.Load() {
-	case stdioAliasNo:
-		return false
-	case stdioAliasYes:
-		return true
+// relation tells what f is to the original standard output, deciding once
+// per *File with an fstat.
+func (s *stdioStream) relation(f *File) uint32 {
+	if v := f.stdioAlias.v.Load(); v != stdioUndecided {
+		return v
 	}
 	s.outOnce.Do(func() { s.outInfo, _ = s.out.stdioRawStat() })
 	fi, err := f.stdioRawStat()
-	same := s.outInfo != nil && err == nil && SameFile(s.outInfo, fi)
-	state := uint32(stdioAliasNo)
-	if same {
-		state = stdioAliasYes
+	v := uint32(stdioOther)
+	switch {
+	case err != nil:
+	case s.outInfo != nil && SameFile(s.outInfo, fi):
+		v = stdioAlias
+	case fi.Mode()&(ModeNamedPipe|ModeSocket|ModeCharDevice) != 0:
+		v = stdioPeer
 	}
-	f.stdioAlias.v.Store(state)
-	return same
+	f.stdioAlias.v.Store(v)
+	return v
 }
+
+// aliases reports whether f is the same file as the original standard
+// output.
+func (s *stdioStream) aliases(f *File) bool { return s.relation(f) == stdioAlias }
 
 // Values of STDIOBUF_MAXDELAY.
 const (

@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"io"
 	"log"
+	"net"
 	"os"
 	"os/exec"
 	"os/signal"
@@ -21,10 +22,12 @@ import (
 )
 
 // answered waits until the parent answers on descriptor 3 (one byte), and
-// exits if it cannot.
+// exits if it cannot. It reads with syscall.Read, which no hook of
+// package os sees: a *File's read of a pipe flushes standard output, and
+// the wait must not, so that what arrives meanwhile is the bound's doing.
 func answered() {
 	var b [1]byte
-	if _, err := os.NewFile(3, "answers").Read(b[:]); err != nil {
+	if _, err := syscall.Read(3, b[:]); err != nil {
 		fmt.Fprintln(os.Stderr, "waiting for an answer:", err)
 		os.Exit(1)
 	}
@@ -42,6 +45,8 @@ func main() {
 		os.Exit(2)
 	}
 	switch os.Args[1] {
+	case "tellpipe", "tellsocket", "kill", "signal", "readpipe", "readsocket":
+		peer(os.Args[1])
 	case "return":
 		lines("return", 100)
 	case "exit0":
@@ -389,4 +394,53 @@ func (u upperFile) Read(p []byte) (int, error) {
 	n, err := u.File.Read(p)
 	copy(p, bytes.ToUpper(p[:n]))
 	return n, err
+}
+
+// peer prints a line, then lets another process hear from it (a byte
+// written to descriptor 3, a pipe or a socket; SIGUSR1 sent to its
+// parent) or waits to hear from one (a byte read from descriptor 3):
+// whoever hears from it, or is waited for, must find the line already
+// written. Telling, it then sleeps without any I/O until killed; reading,
+// it prints a second line and returns.
+func peer(how string) {
+	var conn net.Conn
+	if strings.HasSuffix(how, "socket") {
+		// Made before the line: net.FileConn takes the descriptor
+		// (SyscallConn), which flushes standard output by itself.
+		c, err := net.FileConn(os.NewFile(3, "socket"))
+		if err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+		conn = c
+	}
+	fmt.Println("before")
+	var err error
+	b := []byte{'x'}
+	switch how {
+	case "tellpipe":
+		_, err = os.NewFile(3, "pipe").Write(b)
+	case "tellsocket":
+		_, err = conn.Write(b)
+	case "kill":
+		err = syscall.Kill(os.Getppid(), syscall.SIGUSR1)
+	case "signal":
+		var p *os.Process
+		if p, err = os.FindProcess(os.Getppid()); err == nil {
+			err = p.Signal(syscall.SIGUSR1)
+		}
+	case "readpipe":
+		_, err = os.NewFile(3, "pipe").Read(b)
+	case "readsocket":
+		_, err = conn.Read(b)
+	}
+	if err != nil {
+		fmt.Fprintln(os.Stderr, how+":", err)
+		os.Exit(1)
+	}
+	if strings.HasPrefix(how, "read") {
+		fmt.Println("after")
+		return
+	}
+	time.Sleep(time.Minute)
 }

@@ -1,0 +1,34 @@
+//go:build stdiobuf_std
+
+// This file is added to package runtime by `stdiobuf build -stdout`: the
+// channel by which package os hands internal/poll what must happen
+// before a socket's reads and writes (poll cannot import os).
+
+package runtime
+
+import _ "unsafe" // for go:linkname
+
+// stdioPeerHooks are os's stdioBeforePeerWrite and stdioBeforePeerRead,
+// set once by os's init; nil in a program without package os.
+var stdioPeerHooks struct {
+	write, read func()
+}
+
+//go:linkname os_stdioRegisterPeers os.runtime_stdioRegisterPeers
+func os_stdioRegisterPeers(write, read func()) {
+	stdioPeerHooks.write, stdioPeerHooks.read = write, read
+}
+
+//go:linkname poll_stdioBeforePeerWrite internal/poll.runtime_stdioBeforePeerWrite
+func poll_stdioBeforePeerWrite() {
+	if f := stdioPeerHooks.write; f != nil {
+		f()
+	}
+}
+
+//go:linkname poll_stdioBeforePeerRead internal/poll.runtime_stdioBeforePeerRead
+func poll_stdioBeforePeerRead() {
+	if f := stdioPeerHooks.read; f != nil {
+		f()
+	}
+}
