@@ -88,6 +88,9 @@ func (b *Reader) allocEager() {
 func (b *Reader) decide() {
 	b.s.decide(b.rd, reading)
 	b.updateAhead()
+	if reportOn {
+		reportDecided(b, &b.s, b.rd, reading)
+	}
 }
 
 // init is doallocate for a Reader: decide, then allocate, or reuse the
@@ -218,6 +221,7 @@ func (b *Reader) read(p []byte) (int, error) {
 	if n < 0 {
 		panic(errNegativeRead)
 	}
+	b.s.calls.bytes += int64(n)
 	return n, err
 }
 

@@ -379,9 +379,11 @@ func Exit(code int) {
 	if err := Stdout.Flush(); err != nil {
 		Stderr.Flush()
 		os.Stderr.WriteString(os.Args[0] + ": write error: " + errnoText(err) + "\n")
+		exitReport()
 		os.Exit(1)
 	}
 	Stderr.Flush()
+	exitReport()
 	os.Exit(code)
 }
 
