@@ -132,6 +132,9 @@ func (b *Reader) resize(size int) {
 // keeping every unread byte. A Reader that has no buffer yet gets one at
 // its first read.
 func (b *Reader) refit() {
+	if reportOn {
+		reportDecided(b, &b.s, b.rd, reading)
+	}
 	if b.buf != nil {
 		b.resize(b.bufSize())
 	}

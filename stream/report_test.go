@@ -159,6 +159,25 @@ func TestReportLines(t *testing.T) {
 			return map[string]string{"fd": n(int(f.Fd())), "kind": "file", "path": name, "dir": "read", "mode": "full",
 				"size": n(size), "reads": n(reads), "kernel": "0", "bytes": n(length)}
 		}},
+		{"reader set unbuffered before its first read", func(t *testing.T, dir string) map[string]string {
+			name := filepath.Join(dir, "in")
+			if err := os.WriteFile(name, []byte("abc"), 0o666); err != nil {
+				t.Fatal(err)
+			}
+			f, err := os.Open(name)
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { f.Close() })
+			r := NewReader(f)
+			r.Setvbuf(Unbuffered, 0)
+			for {
+				if _, err := r.ReadByte(); err != nil {
+					break
+				}
+			}
+			return map[string]string{"path": name, "dir": "read", "mode": "none", "reason": "Setvbuf", "reads": "4", "bytes": "3"}
+		}},
 		{"scanner over a pipe", func(t *testing.T, dir string) map[string]string {
 			pr, pw, err := os.Pipe()
 			if err != nil {
