@@ -274,7 +274,7 @@ func TestReportFiles(t *testing.T) {
 // and 0 print nothing and create nothing.
 func TestReportWhere(t *testing.T) {
 	bins := reportPrograms(t)
-	for _, build := range []string{"plain", "stdout"} {
+	for _, build := range []string{"plain", "stdout", "files"} {
 		for _, c := range []struct {
 			name, value string
 			file        bool // the report goes to the file "report"
@@ -349,7 +349,7 @@ func TestReportWhere(t *testing.T) {
 						got = append(got, l.pick("fd", "buffer", "calls", "held"))
 					}
 					want := []reportLine{{"fd": "1", "buffer": "bufio", "calls": "1", "held": "0"}}
-					if build == "stdout" {
+					if build != "plain" {
 						want = append(want, reportLine{"fd": "1", "buffer": "stdout", "calls": "1", "held": "0"})
 					}
 					if diff := cmp.Diff(want, got); diff != "" {
@@ -424,6 +424,44 @@ func TestReportAgreesWithStrace(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestReportChangesNoCalls checks that the report makes the program make
+// no other system calls on its files: a -files build writing two files in
+// turn makes the same writes with the report on as with it off (the
+// report names a stream at its first write, which must not write out the
+// other file's buffer, as a path operation would).
+func TestReportChangesNoCalls(t *testing.T) {
+	strace, err := exec.LookPath("strace")
+	if err != nil {
+		t.Skip("strace is not installed: the program's system calls are not compared")
+	}
+	bin := reportPrograms(t)["files"]
+	writes := func(value string) map[string]int {
+		dir := t.TempDir()
+		trace := filepath.Join(dir, "trace")
+		out, status := reportRun(t, strace, value, filepath.Join(dir, "stdout"),
+			"-f", "-qq", "-y", "-o", trace, "-e", "trace="+tracedCalls, bin, "interleave", dir, "10")
+		if status != 0 {
+			t.Fatalf("strace: status %d\n%s", status, out)
+		}
+		got := map[string]int{}
+		for key, calls := range straceCalls(t, trace) {
+			for _, name := range []string{"a", "b"} {
+				if strings.HasSuffix(key, "/"+name+">") {
+					got[name] += calls["write"]
+				}
+			}
+		}
+		return got
+	}
+	off, on := writes("-"), writes("1")
+	if off["a"] == 0 || off["b"] == 0 {
+		t.Fatalf("strace saw no writes to a and b: %v", off)
+	}
+	if diff := cmp.Diff(off, on); diff != "" {
+		t.Errorf("write(2) calls per file (-report off +report on):\n%s", diff)
 	}
 }
 

@@ -19,7 +19,10 @@ import (
 //go:linkname stdioSetReportSide bufio.setReportSide
 func stdioSetReportSide(open func(string) (io.Writer, func() error, error), readlink func(string) (string, error))
 
-func init() { stdioSetReportSide(stdioReportOpen, Readlink) }
+// readlink is Readlink's own body: under -files Readlink writes out every
+// buffered file first, as a path operation, which the report, naming a
+// stream at its first write, must not make happen.
+func init() { stdioSetReportSide(stdioReportOpen, readlink) }
 
 // stdioReportOpen creates or truncates the report's file.
 func stdioReportOpen(name string) (io.Writer, func() error, error) {

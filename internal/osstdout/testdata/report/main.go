@@ -9,6 +9,8 @@
 //	println N       N lines to standard output with fmt.Println
 //	files DIR N     N lines to DIR/out with fmt.Fprintln on the *os.File,
 //	                left open
+//	interleave DIR N  N lines to each of DIR/a and DIR/b, in turn, with
+//	                fmt.Fprintln on the *os.File, both left open
 //	exit CODE       one line through a bufio.Writer over standard output,
 //	                flushed, then os.Exit(CODE)
 package main
@@ -40,6 +42,20 @@ func main() {
 		}
 		for i := range count(3) {
 			fmt.Fprintln(f, "line", i)
+		}
+	case "interleave":
+		var files []*os.File
+		for _, name := range []string{"a", "b"} {
+			f, err := os.Create(filepath.Join(os.Args[2], name))
+			if err != nil {
+				fail(err.Error())
+			}
+			files = append(files, f)
+		}
+		for i := range count(3) {
+			for _, f := range files {
+				fmt.Fprintln(f, "line", i)
+			}
 		}
 	case "exit":
 		w := bufio.NewWriter(os.Stdout)
