@@ -231,42 +231,42 @@ func TestReportBufio(t *testing.T) {
 	}
 }
 
-func TestReportStdout(t *testing.T) {
-	bin := reportPrograms(t)["stdout"]
-	dir := t.TempDir()
-	out := filepath.Join(dir, "stdout")
-	stderr, status := reportRun(t, bin, "1", out, "println", strconv.Itoa(reportLines))
-	if status != 0 {
-		t.Fatalf("status %d, stderr:\n%s", status, stderr)
+// TestReportOSBuffers checks the lines of package os's buffers: -stdout's
+// standard output to a file, written with fmt.Println, and a -files file
+// written with fmt.Fprintln.
+func TestReportOSBuffers(t *testing.T) {
+	bins := reportPrograms(t)
+	for _, c := range []struct {
+		build, buffer string
+		args          []string // DIR is the test's directory
+		out           string   // the file written, in DIR
+	}{
+		{"stdout", "stdout", []string{"println", strconv.Itoa(reportLines)}, "stdout"},
+		{"files", "files", []string{"files", "DIR", strconv.Itoa(reportLines)}, "out"},
+	} {
+		t.Run(c.build, func(t *testing.T) {
+			dir := t.TempDir()
+			args := make([]string, len(c.args))
+			for i, a := range c.args {
+				args[i] = strings.ReplaceAll(a, "DIR", dir)
+			}
+			out := filepath.Join(dir, c.out)
+			stderr, status := reportRun(t, bins[c.build], "1", filepath.Join(dir, "stdout"), args...)
+			if status != 0 {
+				t.Fatalf("status %d, stderr:\n%s", status, stderr)
+			}
+			streams, total := parseReport(t, stderr)
+			if len(streams) != 1 {
+				t.Fatalf("%d streams, want one:\n%s", len(streams), stderr)
+			}
+			want := reportLine{"buffer": c.buffer, "kind": "file", "path": out, "dir": "write", "mode": "full",
+				"bytes": fileSize(t, out), "calls": strconv.Itoa(reportLines), "held": "0"}
+			if diff := cmp.Diff(want, streams[0].pick("buffer", "kind", "path", "dir", "mode", "bytes", "calls", "held")); diff != "" {
+				t.Errorf("line (-want +got):\n%s\n%s", diff, stderr)
+			}
+			checkTotal(t, streams, total)
+		})
 	}
-	streams, total := parseReport(t, stderr)
-	if len(streams) != 1 {
-		t.Fatalf("%d streams, want standard output's:\n%s", len(streams), stderr)
-	}
-	want := reportLine{"fd": "1", "kind": "file", "path": out, "dir": "write", "mode": "full", "bytes": fileSize(t, out), "calls": strconv.Itoa(reportLines), "held": "0"}
-	if diff := cmp.Diff(want, streams[0].pick("fd", "kind", "path", "dir", "mode", "bytes", "calls", "held")); diff != "" {
-		t.Errorf("standard output's line (-want +got):\n%s\n%s", diff, stderr)
-	}
-	checkTotal(t, streams, total)
-}
-
-func TestReportFiles(t *testing.T) {
-	bin := reportPrograms(t)["files"]
-	dir := t.TempDir()
-	stderr, status := reportRun(t, bin, "1", "", "files", dir, strconv.Itoa(reportLines))
-	if status != 0 {
-		t.Fatalf("status %d, stderr:\n%s", status, stderr)
-	}
-	streams, total := parseReport(t, stderr)
-	out := filepath.Join(dir, "out")
-	if len(streams) != 1 {
-		t.Fatalf("%d streams, want the file's:\n%s", len(streams), stderr)
-	}
-	want := reportLine{"kind": "file", "path": out, "dir": "write", "mode": "full", "bytes": fileSize(t, out), "calls": strconv.Itoa(reportLines), "held": "0"}
-	if diff := cmp.Diff(want, streams[0].pick("kind", "path", "dir", "mode", "bytes", "calls", "held")); diff != "" {
-		t.Errorf("the file's line (-want +got):\n%s\n%s", diff, stderr)
-	}
-	checkTotal(t, streams, total)
 }
 
 // TestReportWhere checks where the report goes for each value of the
