@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -340,3 +341,44 @@ func TestReportSameOutput(t *testing.T) {
 		})
 	}
 }
+
+// TestReportAtExit checks that Exit prints the report, in a program that
+// uses this package itself: it runs the test binary again as a child
+// (reportChildEnv) with STDIOBUF_REPORT=1, which writes a file through a
+// Writer and calls Exit(3).
+func TestReportAtExit(t *testing.T) {
+	if name := os.Getenv(reportChildEnv); name != "" {
+		f, err := os.Create(name)
+		if err != nil {
+			os.Exit(2)
+		}
+		w := NewWriter(f)
+		fmtLines(w, 5)
+		w.Flush()
+		Exit(3)
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		t.Skip(err)
+	}
+	name := filepath.Join(t.TempDir(), "out")
+	cmd := exec.Command(exe, "-test.run=^TestReportAtExit$")
+	cmd.Env = append(os.Environ(), reportChildEnv+"="+name, reportEnv+"=1")
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	err = cmd.Run()
+	if code := cmd.ProcessState.ExitCode(); code != 3 {
+		t.Fatalf("child: %v, status %d, want 3; stderr:\n%s", err, code, stderr.String())
+	}
+	lines := reportFields(t, stderr.Bytes())
+	if len(lines) != 2 {
+		t.Fatalf("report has %d lines, want the writer's and the total:\n%s", len(lines), stderr.String())
+	}
+	want := map[string]string{"path": name, "dir": "write", "calls": "5", "writes": "1", "held": "0"}
+	if diff := cmp.Diff(want, only(lines[0], "path", "dir", "calls", "writes", "held")); diff != "" {
+		t.Errorf("writer's line (-want +got):\n%s", diff)
+	}
+}
+
+// reportChildEnv names the file TestReportAtExit's child writes.
+const reportChildEnv = "STREAM_TEST_REPORT_CHILD"
