@@ -32,6 +32,7 @@ func (b *Reader) WriteTo(w io.Writer) (n int64, err error) {
 		b.s.calls.reads++
 		m, err := r.WriteTo(w)
 		n += m
+		b.s.calls.bytes += m
 		return n, err
 	}
 
@@ -39,6 +40,7 @@ func (b *Reader) WriteTo(w io.Writer) (n int64, err error) {
 		b.s.calls.reads++
 		m, err := w.ReadFrom(b.rd)
 		n += m
+		b.s.calls.bytes += m
 		return n, err
 	}
 
@@ -149,6 +151,7 @@ func (b *Writer) ReadFrom(r io.Reader) (n int64, err error) {
 			nn, err := readerFrom.ReadFrom(r)
 			b.err = err
 			n += nn
+			b.s.calls.bytes += nn
 			return n, err
 		}
 		nr := 0

@@ -39,6 +39,11 @@ func (i Info) String() string {
 type counters struct {
 	reads, writes, kernel int64
 
+	// For the report (report.go): taken is the writes a Writer's caller
+	// made, counted only while the report is on; bytes is what the reads
+	// and writes counted in reads and writes moved.
+	taken, bytes int64
+
 	ahead, overlapped, waited int64 // read-ahead's reads (readahead.go)
 }
 

@@ -3,6 +3,7 @@ package stream
 import (
 	"io"
 	"os"
+	"strconv"
 )
 
 // Package os is imported by this file and std.go alone. `stdiobuf build
@@ -69,4 +70,24 @@ func raFileOf(r io.Reader) (raFile, bool) {
 		return nil, false
 	}
 	return f, true
+}
+
+// openReport creates or truncates the file the report at exit goes to
+// (report.go), and returns it with its Close.
+func openReport(name string) (io.Writer, func() error, error) {
+	f, err := os.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o666)
+	if err != nil {
+		return nil, nil, err
+	}
+	return f, f.Close, nil
+}
+
+// fdPath returns where descriptor fd leads as /proc says ("/tmp/out",
+// "pipe:[1234]", "/dev/null"), or "" where there is no /proc.
+func fdPath(fd int) string {
+	p, err := os.Readlink("/proc/self/fd/" + strconv.Itoa(fd))
+	if err != nil {
+		return ""
+	}
+	return p
 }

@@ -88,6 +88,9 @@ func (b *Reader) allocEager() {
 func (b *Reader) decide() {
 	b.s.decide(b.rd, reading)
 	b.updateAhead()
+	if reportOn {
+		reportDecided(b, &b.s, b.rd, reading)
+	}
 }
 
 // init is doallocate for a Reader: decide, then allocate, or reuse the
@@ -129,6 +132,9 @@ func (b *Reader) resize(size int) {
 // keeping every unread byte. A Reader that has no buffer yet gets one at
 // its first read.
 func (b *Reader) refit() {
+	if reportOn {
+		reportDecided(b, &b.s, b.rd, reading)
+	}
 	if b.buf != nil {
 		b.resize(b.bufSize())
 	}
@@ -219,6 +225,7 @@ func (b *Reader) read(p []byte) (int, error) {
 	if n < 0 {
 		panic(errNegativeRead)
 	}
+	b.s.calls.bytes += int64(n)
 	return n, err
 }
 

@@ -90,6 +90,9 @@ func (s *Scanner) Scan() bool {
 		if isDescriptor(s.r) {
 			s.s.decide(s.r, reading)
 			s.maxBuf = max(s.limit, s.s.info.Size)
+			if reportOn {
+				reportDecided(s, &s.s, s.r, reading)
+			}
 		}
 	}
 	for {
@@ -230,7 +233,9 @@ func (s *Scanner) read(p []byte) (int, error) {
 		flushStdoutBeforeRead()
 	}
 	s.s.calls.reads++
-	return s.r.Read(p)
+	n, err := s.r.Read(p)
+	s.s.calls.bytes += int64(max(n, 0))
+	return n, err
 }
 
 // advance consumes n of the bytes offered to the split function (what is

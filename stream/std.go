@@ -371,6 +371,10 @@ func Flush() error {
 // on a seekable input the next reader of the same open file starts just
 // after the last byte this program read. It skips that if another
 // goroutine holds Stdin, which may be blocked in a read.
+//
+// With STDIOBUF_REPORT set it prints the report of the process's streams
+// over descriptors last (report.go), as a program built by stdiobuf does
+// at every exit.
 func Exit(code int) {
 	if Stdin.mu.TryLock() {
 		Stdin.r.Sync()
@@ -379,9 +383,11 @@ func Exit(code int) {
 	if err := Stdout.Flush(); err != nil {
 		Stderr.Flush()
 		os.Stderr.WriteString(os.Args[0] + ": write error: " + errnoText(err) + "\n")
+		exitReport()
 		os.Exit(1)
 	}
 	Stderr.Flush()
+	exitReport()
 	os.Exit(code)
 }
 

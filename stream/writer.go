@@ -76,6 +76,9 @@ func newWriter(w io.Writer, p Policy, size int) *Writer {
 // the copy of it that every write checks, kept in step.
 func (b *Writer) decide() {
 	b.s.decide(b.wr, writing)
+	if reportOn {
+		b.registerReport()
+	}
 }
 
 // init is doallocate for a Writer: decide, then allocate unless the
@@ -95,6 +98,9 @@ func (b *Writer) init() {
 // one at its first write; an unbuffered Writer drops its buffer (ReadFrom
 // makes one when it needs it); any other gets the decided size.
 func (b *Writer) refit() {
+	if reportOn {
+		b.registerReport()
+	}
 	switch {
 	case b.buf == nil:
 	case b.s.mode == Unbuffered:
@@ -216,6 +222,7 @@ func (b *Writer) flushN(k int) error {
 	if n < 0 {
 		panic(errNegativeWrite)
 	}
+	b.s.calls.bytes += int64(n)
 	if n < k && err == nil {
 		err = io.ErrShortWrite
 	}
@@ -321,6 +328,7 @@ func (b *Writer) shim() shim {
 //go:noinline
 func (b *Writer) pickShim() shim {
 	b.init()
+	b.countWrite()
 	switch b.s.mode {
 	case LineBuffered:
 		return (*lineShim)(b)
@@ -366,6 +374,7 @@ func writeOut[T []byte | string](b *Writer, p T, write func(T) (int, error)) (nn
 		if n < 0 {
 			panic(errNegativeWrite)
 		}
+		b.s.calls.bytes += int64(n)
 		nn += n
 		p = p[n:]
 		if err == nil && n == 0 {
@@ -395,6 +404,7 @@ func (b *Writer) writeBlock(p []byte) (nn int, err error) {
 			if n < 0 {
 				panic(errNegativeWrite)
 			}
+			b.s.calls.bytes += int64(n)
 		} else {
 			n = copy(b.buf[b.n:], p)
 			b.n += n
@@ -513,6 +523,7 @@ func (b *Writer) writeBlockString(s string) (nn int, err error) {
 			if n < 0 {
 				panic(errNegativeWrite)
 			}
+			b.s.calls.bytes += int64(n)
 		} else {
 			n = copy(b.buf[b.n:], s)
 			b.n += n

@@ -98,6 +98,13 @@ A program built with stdiobuf reads, at run time:
         With -stdout: the longest a byte waits in standard output's buffer,
         a duration such as 50ms (the default), or none for no bound (C's
         rule: until the buffer is full, a flush or exit).
+    STDIOBUF_REPORT=1 or STDIOBUF_REPORT=FILE
+        At exit, one line per bufio, -stdout or -files stream over a
+        descriptor: its file, mode, size and why, its system calls and
+        bytes, and how many calls the buffer saved; then a total. 1 prints
+        it on standard error; anything else is a file to write it to. Unset,
+        empty or 0: no report, and nothing counted (its page is among the
+        docs listed below).
 
 `
 
@@ -115,7 +122,7 @@ func moreHelp(dir string) string {
 	}
 	var b strings.Builder
 	b.WriteString("Its README and docs/, in the source it was built from (module\n" + moduleVersion() + "):\n")
-	for _, page := range []string{"README.md", "docs/overlay.md", "docs/stdout.md", "docs/policies.md", "docs/files.md", "docs/check.md"} {
+	for _, page := range []string{"README.md", "docs/overlay.md", "docs/stdout.md", "docs/policies.md", "docs/files.md", "docs/check.md", "docs/report.md"} {
 		b.WriteString("    " + filepath.Join(dir, filepath.FromSlash(page)) + "\n")
 	}
 	return b.String()

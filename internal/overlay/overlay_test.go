@@ -321,7 +321,8 @@ func TestGenerateBadSource(t *testing.T) {
 }
 
 // TestTransformTwins checks that a seam file is swapped for its twin,
-// with the std tag dropped from the twin's constraint.
+// with the std tag dropped from the twin's constraint, and a twin whose
+// constraint is the tag alone has none.
 func TestTransformTwins(t *testing.T) {
 	tc, _ := toolchain(t)
 	std, err := parseDir(bufioDir(tc.GOROOT))
@@ -331,6 +332,8 @@ func TestTransformTwins(t *testing.T) {
 	src := toyStream(t, tc.GOROOT)
 	src["stream/sys_unix.go"] = &fstest.MapFile{Data: []byte("//go:build unix\n\npackage stream\n\nimport \"golang.org/x/sys/unix\"\n\nvar _ = unix.Stat\n")}
 	src["internal/stdseam/sys_unix.go"] = &fstest.MapFile{Data: []byte("//go:build stdiobuf_std && unix\n\npackage bufio\n\nimport \"syscall\"\n\nvar _ = syscall.Stat\n")}
+	src["stream/atexit.go"] = &fstest.MapFile{Data: []byte("package stream\n\nfunc atExit(f func()) {}\n")}
+	src["internal/stdseam/atexit.go"] = &fstest.MapFile{Data: []byte("//go:build stdiobuf_std\n\npackage bufio\n\nimport \"internal/runtime/exithook\"\n\nfunc atExit(f func()) { exithook.Add(exithook.Hook{F: f}) }\n")}
 	files, err := sourceFiles(src)
 	if err != nil {
 		t.Fatal(err)
@@ -342,6 +345,10 @@ func TestTransformTwins(t *testing.T) {
 	want := header("internal/stdseam/sys_unix.go") + "//go:build unix\n\npackage bufio\n\nimport \"syscall\"\n\nvar _ = syscall.Stat\n"
 	if diff := cmp.Diff(want, string(gen["sys_unix.go"])); diff != "" {
 		t.Errorf("sys_unix.go -want +got:\n%s", diff)
+	}
+	want = header("internal/stdseam/atexit.go") + "\npackage bufio\n\nimport \"internal/runtime/exithook\"\n\nfunc atExit(f func()) { exithook.Add(exithook.Hook{F: f}) }\n"
+	if diff := cmp.Diff(want, string(gen["atexit.go"])); diff != "" {
+		t.Errorf("atexit.go -want +got:\n%s", diff)
 	}
 	if _, ok := gen["toy_test.go"]; ok {
 		t.Error("a test file was generated")

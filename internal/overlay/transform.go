@@ -85,11 +85,18 @@ func transform(files map[string][]byte, std *pkgFiles) (map[string][]byte, error
 		}
 		// A twin starts with its std-only constraint; any other file
 		// (the directory's doc.go) is not part of the generated bufio.
+		// A twin for every target has the tag alone, and no constraint
+		// in the generated file.
 		first, rest, _ := strings.Cut(string(b), "\n")
-		if !strings.HasPrefix(first, "//go:build "+stdTag) {
+		var twin string
+		switch {
+		case first == "//go:build "+strings.TrimSuffix(stdTag, " && "):
+			twin = rest
+		case strings.HasPrefix(first, "//go:build "+stdTag):
+			twin = "//go:build " + strings.TrimPrefix(first, "//go:build "+stdTag) + "\n" + rest
+		default:
 			continue
 		}
-		twin := "//go:build " + strings.TrimPrefix(first, "//go:build "+stdTag) + "\n" + rest
 		gen[path.Base(name)] = []byte(header(name) + twin)
 		twins[path.Base(name)] = true
 	}

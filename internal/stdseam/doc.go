@@ -7,6 +7,10 @@
 // "stdiobuf_std && " from their build constraint. The seam's functions
 // are listed in stream/sys_linux.go.
 //
+// One twin is not the seam's: reportexit.go runs the report at exit
+// (stream/report.go) from the runtime's exit hooks, which only a package
+// of the standard library may import.
+//
 // Every file here but this one is built only with the stdiobuf_std tag,
 // and only inside the standard library, so a normal build and go vet skip
 // them.

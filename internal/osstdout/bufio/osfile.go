@@ -3,7 +3,9 @@
 package bufio
 
 import (
+	"errors"
 	"io"
+	"strconv"
 	"syscall"
 	_ "unsafe" // for go:linkname
 )
@@ -108,3 +110,54 @@ func raFileOf(r io.Reader) (raFile, bool) {
 //
 //go:linkname generatedFile
 func generatedFile(fd uintptr) bool { return generatedFS(fd) }
+
+// reportSide is what package os gives the report at exit (report.go),
+// which needs files: os fills it while it initialises, through
+// setReportSide. In a program without package os it stays empty, and
+// the report goes to standard error.
+var reportSide struct {
+	open     func(name string) (io.Writer, func() error, error) // creates the report's file
+	readlink func(name string) (string, error)                  // os.Readlink
+}
+
+// setReportSide fills reportSide: os calls it through a go:linkname
+// (os's zz_stdiobuf_report.go, stdioSetReportSide, repeats this
+// signature, which no compiler checks across the two: change both
+// together).
+//
+//go:linkname setReportSide
+func setReportSide(open func(string) (io.Writer, func() error, error), readlink func(string) (string, error)) {
+	reportSide.open, reportSide.readlink = open, readlink
+}
+
+// openReport creates or truncates the report's file, through package os.
+func openReport(name string) (io.Writer, func() error, error) {
+	if reportSide.open == nil {
+		return nil, nil, errNoOS
+	}
+	return reportSide.open(name)
+}
+
+// errNoOS is openReport's error in a program without package os.
+var errNoOS = errors.New("no package os to create it")
+
+// fdPath returns where descriptor fd leads as /proc says ("/tmp/out",
+// "pipe:[1234]", "/dev/null"), or "" where there is no /proc.
+func fdPath(fd int) string {
+	if reportSide.readlink == nil {
+		return ""
+	}
+	p, err := reportSide.readlink("/proc/self/fd/" + strconv.Itoa(fd))
+	if err != nil {
+		return ""
+	}
+	return p
+}
+
+// wroteAround counts, for the report, a write of n bytes that package os
+// made straight to w's descriptor, around w; os calls it through a
+// go:linkname (its zz_stdiobuf_report.go, stdioWroteAround, repeats this
+// signature: change both together).
+//
+//go:linkname wroteAround
+func wroteAround(w *Writer, n int) { w.countAround(n) }

@@ -266,7 +266,7 @@ func (b *stdioBuffer) setPending(v bool) {
 // unbuffered w) is writeBusy's.
 func (b *stdioBuffer) write(p []byte) (int, error) {
 	if !b.lockIdle(0) {
-		return b.f.stdioRawWrite(p)
+		return b.rawWrite(p)
 	}
 	if b.direct {
 		b.mu.Unlock()
@@ -341,7 +341,7 @@ func (b *stdioBuffer) writeWhole(p []byte) (int, error) {
 	if len(p) < size {
 		return b.w.Write(p)
 	}
-	return b.f.stdioRawWrite(p)
+	return b.rawWrite(p)
 }
 
 // fireDue is the bound's fire for one buffer: it writes out everything

@@ -1,0 +1,384 @@
+package stream
+
+import (
+	"bytes"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// withReport turns the report on for the test, with an empty registry,
+// and restores both after it.
+func withReport(t *testing.T) {
+	t.Helper()
+	on := reportOn
+	reportOn = true
+	reported.mu.Lock()
+	saved, index := reported.entries, reported.index
+	reported.entries, reported.index = nil, nil
+	reported.mu.Unlock()
+	t.Cleanup(func() {
+		reportOn = on
+		reported.mu.Lock()
+		reported.entries, reported.index = saved, index
+		reported.mu.Unlock()
+	})
+}
+
+// reportFields splits the report into its lines' key=value fields, the
+// total last; quoted values are unquoted.
+func reportFields(t *testing.T, text []byte) []map[string]string {
+	t.Helper()
+	var lines []map[string]string
+	for _, line := range strings.Split(strings.TrimSuffix(string(text), "\n"), "\n") {
+		rest, ok := strings.CutPrefix(line, reportPrefix)
+		if !ok {
+			t.Fatalf("report line %q does not start with %q", line, reportPrefix)
+		}
+		fields := map[string]string{}
+		for rest != "" {
+			word, after, _ := strings.Cut(rest, " ")
+			key, value, ok := strings.Cut(word, "=")
+			if !ok {
+				fields[word] = ""
+				rest = after
+				continue
+			}
+			if strings.HasPrefix(value, `"`) {
+				q, err := strconv.QuotedPrefix(rest[len(key)+1:])
+				if err != nil {
+					t.Fatalf("field %s of %q: %v", key, line, err)
+				}
+				value, _ = strconv.Unquote(q)
+				after = strings.TrimPrefix(rest[len(key)+1+len(q):], " ")
+			}
+			fields[key] = value
+			rest = after
+		}
+		lines = append(lines, fields)
+	}
+	return lines
+}
+
+// only keeps the fields of m named in keys.
+func only(m map[string]string, keys ...string) map[string]string {
+	out := map[string]string{}
+	for _, k := range keys {
+		if v, ok := m[k]; ok {
+			out[k] = v
+		}
+	}
+	return out
+}
+
+func TestReportLines(t *testing.T) {
+	const record = "0123456789\n"
+	n := func(v int) string { return strconv.Itoa(v) }
+	cases := []struct {
+		name string
+		// run makes one stream over something in dir, uses it and
+		// returns the fields its line must have.
+		run func(t *testing.T, dir string) map[string]string
+	}{
+		{"full writer over a file", func(t *testing.T, dir string) map[string]string {
+			f := create(t, dir)
+			const size, records = 8192, 1000
+			w := NewWriterPolicy(f, Policy(size))
+			for range records {
+				w.WriteString(record)
+			}
+			w.Flush()
+			total := records * len(record)
+			writes := (total + size - 1) / size
+			return map[string]string{"fd": n(int(f.Fd())), "kind": "file", "path": f.Name(), "dir": "write",
+				"mode": "full", "size": n(size), "policy": "8192", "reason": "fixed size",
+				"calls": n(records), "writes": n(writes), "kernel": "0", "bytes": n(total), "held": "0", "saved": n(records - writes)}
+		}},
+		{"line writer over a file", func(t *testing.T, dir string) map[string]string {
+			f := create(t, dir)
+			w := NewWriter(f)
+			w.Setvbuf(LineBuffered, 0)
+			for range 10 {
+				w.Write([]byte("a"))
+				w.WriteString("b\n")
+			}
+			return map[string]string{"kind": "file", "mode": "line", "reason": "Setvbuf",
+				"calls": "20", "writes": "10", "bytes": "30", "held": "0", "saved": "10"}
+		}},
+		{"unbuffered writer over a file", func(t *testing.T, dir string) map[string]string {
+			f := create(t, dir)
+			w := NewWriter(f)
+			w.Setvbuf(Unbuffered, 0)
+			for range 5 {
+				w.WriteByte('x')
+				w.WriteRune('é')
+			}
+			return map[string]string{"mode": "none", "calls": "10", "writes": "10", "bytes": "15", "held": "0", "saved": "0"}
+		}},
+		{"writer not flushed", func(t *testing.T, dir string) map[string]string {
+			f := create(t, dir)
+			w := NewWriterPolicy(f, PolicyBufio)
+			fmtLines(w, 3)
+			return map[string]string{"mode": "full", "size": n(bufioSize), "policy": "bufio", "reason": "bufio's 4096",
+				"calls": "3", "writes": "0", "bytes": "0", "held": n(3 * len(record)), "saved": "3"}
+		}},
+		{"writer over /dev/null", func(t *testing.T, dir string) map[string]string {
+			f, err := os.OpenFile(os.DevNull, os.O_WRONLY, 0)
+			if err != nil {
+				t.Skip(err)
+			}
+			t.Cleanup(func() { f.Close() })
+			w := NewWriter(f)
+			w.ReadFrom(strings.NewReader(strings.Repeat(record, 10)))
+			w.Flush()
+			return map[string]string{"kind": "null", "path": os.DevNull, "dir": "write"}
+		}},
+		{"reader over a file", func(t *testing.T, dir string) map[string]string {
+			const size, length = 4096, 20000
+			name := filepath.Join(dir, "in")
+			if err := os.WriteFile(name, bytes.Repeat([]byte("y"), length), 0o666); err != nil {
+				t.Fatal(err)
+			}
+			f, err := os.Open(name)
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { f.Close() })
+			r := NewReaderPolicy(f, Policy(size))
+			for {
+				if _, err := r.ReadByte(); err != nil {
+					break
+				}
+			}
+			reads := (length+size-1)/size + 1 // the last read returns io.EOF
+			return map[string]string{"fd": n(int(f.Fd())), "kind": "file", "path": name, "dir": "read", "mode": "full",
+				"size": n(size), "reads": n(reads), "kernel": "0", "bytes": n(length)}
+		}},
+		{"reader set unbuffered before its first read", func(t *testing.T, dir string) map[string]string {
+			name := filepath.Join(dir, "in")
+			if err := os.WriteFile(name, []byte("abc"), 0o666); err != nil {
+				t.Fatal(err)
+			}
+			f, err := os.Open(name)
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { f.Close() })
+			r := NewReader(f)
+			r.Setvbuf(Unbuffered, 0)
+			for {
+				if _, err := r.ReadByte(); err != nil {
+					break
+				}
+			}
+			return map[string]string{"path": name, "dir": "read", "mode": "none", "reason": "Setvbuf", "reads": "4", "bytes": "3"}
+		}},
+		{"scanner over a pipe", func(t *testing.T, dir string) map[string]string {
+			pr, pw, err := os.Pipe()
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { pr.Close() })
+			go func() {
+				pw.WriteString(strings.Repeat(record, 100))
+				pw.Close()
+			}()
+			s := NewScanner(pr)
+			lines := 0
+			for s.Scan() {
+				lines++
+			}
+			if lines != 100 {
+				t.Fatalf("scanned %d lines, want 100", lines)
+			}
+			i := s.Info()
+			return map[string]string{"kind": "pipe", "dir": "read", "reads": n(int(i.Reads)), "bytes": n(100 * len(record))}
+		}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			withReport(t)
+			want := c.run(t, t.TempDir())
+			// Streams that are not over a descriptor are not listed.
+			bw := NewWriter(&bytes.Buffer{})
+			bw.WriteString(record)
+			bw.Flush()
+			lines := reportFields(t, reportText())
+			if len(lines) != 2 {
+				t.Fatalf("report has %d lines, want a stream's and the total:\n%s", len(lines), reportText())
+			}
+			keys := make([]string, 0, len(want))
+			for k := range want {
+				keys = append(keys, k)
+			}
+			if diff := cmp.Diff(want, only(lines[0], keys...)); diff != "" {
+				t.Errorf("stream line (-want +got):\n%s\n%s", diff, reportText())
+			}
+			if strings.HasPrefix(lines[0]["path"], "pipe:") != (lines[0]["kind"] == "pipe") && fdPath(0) != "" {
+				t.Errorf("path %q and kind %q disagree", lines[0]["path"], lines[0]["kind"])
+			}
+		})
+	}
+}
+
+// create creates a file in dir, closed after the test.
+func create(t *testing.T, dir string) *os.File {
+	t.Helper()
+	f, err := os.CreateTemp(dir, "out")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { f.Close() })
+	return f
+}
+
+// fmtLines writes k records to w, as fmt.Fprintln would: one Write each.
+func fmtLines(w io.Writer, k int) {
+	for range k {
+		w.Write([]byte("0123456789\n"))
+	}
+}
+
+func TestReportTotal(t *testing.T) {
+	withReport(t)
+	dir := t.TempDir()
+	var calls, writes int
+	for i := range 3 {
+		w := NewWriterPolicy(create(t, dir), Policy(64))
+		fmtLines(w, 10*(i+1))
+		w.Flush()
+		calls += 10 * (i + 1)
+		writes += int(w.Info().Writes)
+	}
+	r := NewReader(create(t, dir))
+	r.ReadByte()
+	reads := int(r.Info().Reads)
+	lines := reportFields(t, reportText())
+	if len(lines) != 5 {
+		t.Fatalf("report has %d lines, want 5:\n%s", len(lines), reportText())
+	}
+	want := map[string]string{"total": "", "streams": "4", "writers": "3", "calls": strconv.Itoa(calls),
+		"writes": strconv.Itoa(writes), "saved": strconv.Itoa(calls - writes), "readers": "1",
+		"reads": strconv.Itoa(reads), "kernel": "0"}
+	if diff := cmp.Diff(want, lines[4]); diff != "" {
+		t.Errorf("total (-want +got):\n%s", diff)
+	}
+}
+
+// TestReportOff checks that with the report off no stream registers.
+func TestReportOff(t *testing.T) {
+	withReport(t)
+	reportOn = false
+	dir := t.TempDir()
+	w := NewWriter(create(t, dir))
+	fmtLines(w, 3)
+	w.Flush()
+	w.Setvbuf(LineBuffered, 0)
+	fmtLines(w, 3)
+	s := NewScanner(create(t, dir))
+	s.Scan()
+	if w.s.calls.taken != 0 {
+		t.Errorf("the Writer counted %d calls with the report off", w.s.calls.taken)
+	}
+	if got := reportText(); strings.Count(string(got), "\n") != 1 {
+		t.Errorf("report with the report off lists streams:\n%s", got)
+	}
+}
+
+// TestReportSameOutput checks that a Writer the report counts writes
+// what one it does not count writes, with the same calls, in every mode
+// and through every write method.
+func TestReportSameOutput(t *testing.T) {
+	ops := func(w *Writer) {
+		for i := range 300 {
+			switch i % 6 {
+			case 0:
+				w.Write([]byte("write " + strconv.Itoa(i) + "\n"))
+			case 1:
+				w.WriteString(strings.Repeat("s", i))
+			case 2:
+				w.WriteByte('b')
+			case 3:
+				w.WriteRune('é')
+			case 4:
+				w.ReadFrom(strings.NewReader("from\n"))
+			case 5:
+				w.Write(bytes.Repeat([]byte{'\n'}, 100))
+			}
+		}
+		w.Flush()
+	}
+	for _, mode := range []Mode{FullyBuffered, LineBuffered, Unbuffered} {
+		t.Run(mode.String(), func(t *testing.T) {
+			run := func(on bool) (string, Info) {
+				withReport(t)
+				reportOn = on
+				f := create(t, t.TempDir())
+				w := NewWriterPolicy(f, Policy(100))
+				w.Setvbuf(mode, 100)
+				ops(w)
+				b, err := os.ReadFile(f.Name())
+				if err != nil {
+					t.Fatal(err)
+				}
+				return string(b), w.Info()
+			}
+			plain, plainInfo := run(false)
+			counted, countedInfo := run(true)
+			plainInfo.Fd, countedInfo.Fd = 0, 0 // two files
+			if plain != counted {
+				t.Errorf("counted Writer wrote %d bytes, uncounted %d; they differ", len(counted), len(plain))
+			}
+			if diff := cmp.Diff(plainInfo, countedInfo); diff != "" {
+				t.Errorf("Info (-uncounted +counted):\n%s", diff)
+			}
+		})
+	}
+}
+
+// TestReportAtExit checks that Exit prints the report, in a program that
+// uses this package itself: it runs the test binary again as a child
+// (reportChildEnv) with STDIOBUF_REPORT=1, which writes a file through a
+// Writer and calls Exit(3).
+func TestReportAtExit(t *testing.T) {
+	if name := os.Getenv(reportChildEnv); name != "" {
+		f, err := os.Create(name)
+		if err != nil {
+			os.Exit(2)
+		}
+		w := NewWriter(f)
+		fmtLines(w, 5)
+		w.Flush()
+		Exit(3)
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		t.Skip(err)
+	}
+	name := filepath.Join(t.TempDir(), "out")
+	cmd := exec.Command(exe, "-test.run=^TestReportAtExit$")
+	cmd.Env = append(os.Environ(), reportChildEnv+"="+name, reportEnv+"=1")
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	err = cmd.Run()
+	if code := cmd.ProcessState.ExitCode(); code != 3 {
+		t.Fatalf("child: %v, status %d, want 3; stderr:\n%s", err, code, stderr.String())
+	}
+	lines := reportFields(t, stderr.Bytes())
+	if len(lines) != 2 {
+		t.Fatalf("report has %d lines, want the writer's and the total:\n%s", len(lines), stderr.String())
+	}
+	want := map[string]string{"path": name, "dir": "write", "calls": "5", "writes": "1", "held": "0"}
+	if diff := cmp.Diff(want, only(lines[0], "path", "dir", "calls", "writes", "held")); diff != "" {
+		t.Errorf("writer's line (-want +got):\n%s", diff)
+	}
+}
+
+// reportChildEnv names the file TestReportAtExit's child writes.
+const reportChildEnv = "STREAM_TEST_REPORT_CHILD"
