@@ -2,16 +2,16 @@
 # gain.sh measures what stdiobuf's build-time variants give real
 # third-party programs: each is fetched through the Go module proxy at a
 # pinned version, built plainly (go build), with bufio added by hand where
-# a small patch in bench/results/2026-12-02-check-precision/ does it
-# (edit), with `stdiobuf build` (stdiobuf), with -stdout and with -files,
-# and run on input the script makes, output to a regular file. Reported
-# per program and variant: read- and write-family system calls (strace -f
-# -c, one run), medians of wall and CPU time (user + system) of
-# interleaved rounds, and their ratios to the plain build's; every
-# variant's output is compared with the plain build's.
+# a small patch of the check-precision run does it (edit; the patches are
+# kept with that run's results), with `stdiobuf build` (stdiobuf), with
+# -stdout and with -files, and run on input the script makes, output to a
+# regular file. Reported per program and variant: read- and write-family
+# system calls (strace -f -c, one run), medians of wall and CPU time (user
+# + system) of interleaved rounds, and their ratios to the plain build's;
+# every variant's output is compared with the plain build's.
 #
-# Programs (the three whose gain bench/results/2026-12-02-check-precision.md
-# measured by hand, and a fuzzy finder in filter mode, a tool issue 22 names):
+# Programs (the three whose gain the check-precision run measured by hand,
+# and a fuzzy finder in filter mode, a tool issue 22 names):
 #   field           u-root v0.15.0 cmds/exp/field: `field 1,3 FILE > OUT`,
 #                   fmt.Print per field to standard output
 #   jsonnet-stdout  go-jsonnet v0.22.0 `jsonnet -y -e EXPR > OUT`: two
@@ -166,6 +166,7 @@ mkdir -p "$run"
 counts=$work/counts.tsv times=$work/times.tsv
 : >"$counts"
 : >"$times"
+: >"$work/loads.txt"
 
 # One traced run of each pair: the calls, and the output compared with the
 # plain build's.
@@ -188,7 +189,7 @@ done
 # later each round.
 n=${#pairs[@]}
 for ((r = 0; r < rounds; r++)); do
-	echo "round $((r + 1)) of $rounds: $(uptime)" >&2
+	echo "round $((r + 1)) of $rounds: $(uptime)" | tee -a "$work/loads.txt" >&2
 	for ((i = 0; i < n; i++)); do
 		read -r p v <<<"${pairs[(i + r) % n]}"
 		invoke "$p" "$work/bin/$v/$(binary "$p")" "$run/$p.$v.timed" \
@@ -212,7 +213,8 @@ spread() {
 {
 	echo "- date: $date_start"
 	echo "- machine: $(lscpu | sed -n 's/^Model name: *//p'), $(nproc) CPUs, Linux $(uname -r); $(go version)"
-	echo "- load: \`$load_before\` before, \`$load_after\` after"
+	echo "- load: \`$load_before\` before, \`$load_after\` after; at the start of each round:"
+	sed 's/^\(round [0-9]*\) of [0-9]*: .*load average: /  - \1: /' "$work/loads.txt"
 	echo "- command: \`${command# }\`"
 	echo "- output and input files: $(stat -f -c %T "$run"), st_blksize $(stat -c %o "$run/field.plain.out")"
 	echo "- $rounds interleaved rounds; times are medians (min–max) of GNU time's elapsed and user + system; calls are read- and write-family system calls (read, pread64, readv; write, pwrite64, writev) of one run under \`strace -f -c\`; same: the output is byte for byte the plain build's"
