@@ -110,7 +110,17 @@ func fileCmd(t *testing.T, bin, c string, env []string, args ...string) (*exec.C
 // runFile runs case c of bin to its end.
 func runFile(t *testing.T, bin, c string, args ...string) ran {
 	t.Helper()
+	return runFileWith(t, bin, c, nil, args...)
+}
+
+// runFileWith is runFile with setup called on the command and the file's
+// path before the run.
+func runFileWith(t *testing.T, bin, c string, setup func(cmd *exec.Cmd, path string), args ...string) ran {
+	t.Helper()
 	cmd, path := fileCmd(t, bin, c, nil, args...)
+	if setup != nil {
+		setup(cmd, path)
+	}
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
 	status := exitStatus(t, cmd.Run())

@@ -1,10 +1,12 @@
-// Command files writes to a file the way the idioms of issue 22 do, for
-// internal/osstdout's -files tests, which run it built plainly and with
-// -files and compare. Usage: files CASE FILE [ARGS].
+// Command files writes to a file and reads one the way the idioms of
+// issue 22 do, for internal/osstdout's -files tests, which run it built
+// plainly and with -files and compare. Usage: files CASE FILE [ARGS].
+// The cases that read find their input in FILE, or on standard input.
 package main
 
 import (
 	"bytes"
+	"encoding/binary"
 	"encoding/gob"
 	"encoding/json"
 	"fmt"
@@ -51,6 +53,49 @@ func fill(f io.Writer) {
 	for i := 0; i < lines; i++ {
 		fmt.Fprintf(f, "line %d of the file\n", i)
 	}
+}
+
+// open opens path read-only, or exits.
+func open(path string) *os.File {
+	f, err := os.Open(path)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(2)
+	}
+	return f
+}
+
+// scanInts reads up to n integers (all if n < 0) from r with fmt.Fscan
+// and prints how many, their sum and the error that stopped it.
+func scanInts(r io.Reader, n int) {
+	var count, sum int64
+	var err error
+	for n < 0 || count < int64(n) {
+		var x int64
+		if _, err = fmt.Fscan(r, &x); err != nil {
+			break
+		}
+		count++
+		sum += x
+	}
+	fmt.Println("scanned", count, sum, err)
+}
+
+// atoi is ARGS[i] as a number, or -1 if there is no such argument.
+func atoi(args []string, i int) int {
+	if i >= len(args) {
+		return -1
+	}
+	n, _ := strconv.Atoi(args[i])
+	return n
+}
+
+// offset prints f's offset as Seek and as the kernel (lseek on its
+// descriptor) see it.
+func offset(what string, f *os.File) {
+	at, err := f.Seek(0, io.SeekCurrent)
+	k, kerr := syscall.Seek(int(f.Fd()), 0, io.SeekCurrent)
+	fmt.Println(what, "Seek", at, err, "lseek", k, kerr)
 }
 
 // wait blocks until standard input ends.
@@ -211,6 +256,171 @@ var cases = map[string]func(path string, args []string){
 		for written := 0; written+64 < n; written += 32 {
 			f.WriteString("0123456789012345678901234567890\n")
 		}
+	},
+	// fmt.Scan of ARGS[0] integers (all if none) from standard input.
+	"scan": func(_ string, args []string) {
+		var count, sum int64
+		var err error
+		for n := atoi(args, 0); n < 0 || count < int64(n); {
+			var x int64
+			if _, err = fmt.Scan(&x); err != nil {
+				break
+			}
+			count++
+			sum += x
+		}
+		fmt.Println("scanned", count, sum, err)
+	},
+	// fmt.Scan of ARGS[0] integers from standard input after a line
+	// already written out: the program ends with nothing to write.
+	"scanquiet": func(_ string, args []string) {
+		fmt.Println("scanning")
+		os.Stdout.Sync()
+		var x int64
+		for range atoi(args, 0) {
+			fmt.Scan(&x)
+		}
+	},
+	// fmt.Fscan of the integers of the file, opened with os.Open.
+	"fscan": func(path string, _ []string) { scanInts(open(path), -1) },
+	// binary.Read of 16-byte records from the file to its end.
+	"binread": func(path string, _ []string) {
+		f := open(path)
+		var count, a, b int64
+		var err error
+		for {
+			var r struct{ A, B int64 }
+			if err = binary.Read(f, binary.LittleEndian, &r); err != nil {
+				break
+			}
+			count++
+			a += r.A
+			b ^= r.B
+		}
+		fmt.Println("records", count, a, b, err)
+	},
+	// os.Stdin.Read of one byte at a time to the end.
+	"bytes": func(_ string, _ []string) {
+		var c [1]byte
+		var n, lines, sum int64
+		for {
+			k, err := os.Stdin.Read(c[:])
+			if k == 1 {
+				n++
+				sum = sum*31 + int64(c[0])
+				if c[0] == '\n' {
+					lines++
+				}
+			}
+			if err != nil {
+				fmt.Println("bytes", n, lines, sum, err)
+				return
+			}
+		}
+	},
+	// Reads of ARGS[0] bytes at a time from the file (the sizes of a
+	// Read around the buffer's), each Read's count printed.
+	"sizes": func(path string, args []string) {
+		f := open(path)
+		p := make([]byte, atoi(args, 0))
+		var counts []int
+		sum := int64(0)
+		for {
+			k, err := f.Read(p)
+			counts = append(counts, k)
+			for _, c := range p[:k] {
+				sum = sum*31 + int64(c)
+			}
+			if err != nil {
+				fmt.Println("reads", len(counts), counts[len(counts)-3:], sum, err)
+				return
+			}
+		}
+	},
+	// fmt.Scan of ARGS[0] integers from standard input, then a child
+	// that inherits standard input reads the rest.
+	"scanchild": func(_ string, args []string) {
+		var x, sum int64
+		for range atoi(args, 0) {
+			fmt.Scan(&x)
+			sum += x
+		}
+		fmt.Println("parent", sum)
+		cmd := exec.Command("wc", "-c")
+		cmd.Stdin, cmd.Stdout = os.Stdin, os.Stdout
+		if err := cmd.Run(); err != nil {
+			fmt.Println(err)
+		}
+		// The child read to the end, and the parent goes on from there.
+		n, err := fmt.Scan(&x)
+		fmt.Println("after the child", n, err)
+	},
+	// fmt.Scan of ARGS[0] integers from standard input, then Close of
+	// standard input: the shell's next command reads the rest.
+	"scanclose": func(_ string, args []string) {
+		var x, sum int64
+		for range atoi(args, 0) {
+			fmt.Scan(&x)
+			sum += x
+		}
+		fmt.Println("closed", sum, os.Stdin.Close())
+	},
+	// Small reads, then the offset as Seek and the descriptor see it,
+	// then more reads from there, and from the start again.
+	"seek": func(path string, _ []string) {
+		f := open(path)
+		scanInts(f, 5)
+		offset("after 5", f)
+		scanInts(f, 7)
+		offset("after 12", f)
+		f.Seek(3, io.SeekStart)
+		scanInts(f, 2)
+		fi, err := f.Stat()
+		fmt.Println("Stat", fi.Size(), err)
+		offset("after Stat", f)
+		var b [10]byte
+		n, err := f.ReadAt(b[:], 2)
+		fmt.Printf("ReadAt %q %v\n", b[:n], err)
+		scanInts(f, 2)
+		offset("after ReadAt", f)
+		fmt.Println("Close", f.Close())
+		_, err = f.Read(b[:1])
+		fmt.Println("Read after Close:", err)
+	},
+	// A read buffer meets writes through another *File on the same
+	// file: each read sees every byte written before it.
+	"coherent": func(path string, _ []string) {
+		r := open(path)
+		scanInts(r, 3)
+		w, err := os.OpenFile(path, os.O_WRONLY, 0)
+		if err != nil {
+			fmt.Println(err)
+			return
+		}
+		// Over the fifth line on (the lines have 7 bytes): the integers
+		// r reads next change.
+		at := 4 * 7
+		w.WriteAt([]byte("111111\n222222\n"), int64(at))
+		scanInts(r, 3)
+		w.Seek(int64(at+7*3), io.SeekStart)
+		fmt.Fprintf(w, "%d\n%d\n", 333333, 444444)
+		scanInts(r, 3)
+		// Written through w, read through a new *File while w may still
+		// hold the bytes.
+		fmt.Fprintf(w, "%d\n", 555555)
+		g := open(path)
+		scanInts(g, 8)
+		// And back through r after another write.
+		w.Seek(0, io.SeekEnd)
+		fmt.Fprintf(w, "%d\n", 777777)
+		scanInts(r, -1)
+		// A file with a write buffer, read through another *File.
+		w2 := create(path + ".2")
+		fmt.Fprintf(w2, "%d\n%d\n%d\n", 1, 2, 3)
+		r2 := open(path + ".2")
+		scanInts(r2, 2)
+		fmt.Fprintf(w2, "%d\n%d\n", 4, 5)
+		scanInts(r2, -1)
 	},
 	// Starts a shell that prints the file's size when SIGTERM comes,
 	// writes the file, then signals the shell.

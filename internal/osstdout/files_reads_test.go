@@ -1,0 +1,173 @@
+//go:build linux
+
+package osstdout_test
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// The -files tests of reads: testdata/files's cases that read, run on a
+// file of readLines integers of 6 digits (7-byte lines, about five 4 KiB
+// buffers), built plainly and with -files, compared.
+
+const readLines = 3000
+
+// readInput is the file the read cases read.
+func readInput() string {
+	var b strings.Builder
+	for i := 0; i < readLines; i++ {
+		fmt.Fprintf(&b, "%d\n", 100000+i*7919%900000)
+	}
+	return b.String()
+}
+
+// withInput writes the input to the case's file and, with stdin, gives
+// the program that file as its standard input; with group, the program
+// runs in the shell group `{ prog ARGS; cat; } < file`.
+func withInput(stdin, group bool) func(cmd *exec.Cmd, path string) {
+	return func(cmd *exec.Cmd, path string) {
+		if err := os.WriteFile(path, []byte(readInput()), 0o644); err != nil {
+			panic(err)
+		}
+		if group {
+			sh, err := exec.LookPath("sh")
+			if err != nil {
+				panic(err)
+			}
+			cmd.Path, cmd.Args = sh, append([]string{"sh", "-c", `"$0" "$@"; cat`}, cmd.Args...)
+		}
+		if stdin || group {
+			f, err := os.Open(path)
+			if err != nil {
+				panic(err)
+			}
+			cmd.Stdin = f
+		}
+	}
+}
+
+// readCases are the read cases: name, arguments, whether the file is
+// standard input, whether the program runs in a shell group with cat.
+var readCases = []struct {
+	name, c      string
+	args         []string
+	stdin, group bool
+}{
+	{"scan", "scan", nil, true, false},
+	{"fscan", "fscan", nil, false, false},
+	{"binread", "binread", nil, false, false},
+	{"bytes", "bytes", nil, true, false},
+	// Reads smaller than, as large as and larger than a 4 KiB buffer,
+	// and one across it.
+	{"sizes-1000", "sizes", []string{"1000"}, false, false},
+	{"sizes-4096", "sizes", []string{"4096"}, false, false},
+	{"sizes-5000", "sizes", []string{"5000"}, false, false},
+	{"sizes-9000", "sizes", []string{"9000"}, false, false},
+	// `{ prog; cat; } < file`: the program stops mid-file, at exit
+	// (with standard output to write out, and with none), and after
+	// Close of its standard input.
+	{"group-exit", "scan", []string{"1000"}, false, true},
+	{"group-quiet", "scanquiet", []string{"1000"}, false, true},
+	{"group-close", "scanclose", []string{"700"}, false, true},
+	{"child", "scanchild", []string{"1500"}, true, false},
+	{"seek", "seek", nil, false, false},
+	{"coherent", "coherent", nil, false, false},
+}
+
+// TestFilesReadsSameAsPlain: fmt.Scan and Fscan, binary.Read, one-byte
+// reads, reads of other sizes, a program that stops mid-file before cat,
+// a child that inherits standard input, Seek, Stat, ReadAt and Close
+// mid-read, and writes through other *Files between reads give the
+// plain build's output and files.
+func TestFilesReadsSameAsPlain(t *testing.T) {
+	plain, files := filesPrograms(t)
+	for _, rc := range readCases {
+		t.Run(rc.name, func(t *testing.T) {
+			want := runFileWith(t, plain, rc.c, withInput(rc.stdin, rc.group), rc.args...)
+			if want.Stdout == "" {
+				t.Fatalf("the plain build printed nothing: %+v", want)
+			}
+			got := runFileWith(t, files, rc.c, withInput(rc.stdin, rc.group), rc.args...)
+			if diff := cmp.Diff(want, got); diff != "" {
+				t.Errorf("-files against the plain build (-plain +files):\n%s", diff)
+			}
+		})
+	}
+}
+
+// TestFilesReadsRace: fmt.Scan from a file on standard input and a child
+// reading the rest, under -race, give the plain output.
+func TestFilesReadsRace(t *testing.T) {
+	plain, _ := filesPrograms(t)
+	race := filesRace(t)
+	for _, rc := range readCases {
+		if rc.name != "scan" && rc.name != "child" && rc.name != "coherent" {
+			continue
+		}
+		t.Run(rc.name, func(t *testing.T) {
+			want := runFileWith(t, plain, rc.c, withInput(rc.stdin, rc.group), rc.args...)
+			got := runFileWith(t, race, rc.c, withInput(rc.stdin, rc.group), rc.args...)
+			if diff := cmp.Diff(want, got); diff != "" {
+				t.Errorf("-files -race against the plain build (-plain +race):\n%s", diff)
+			}
+		})
+	}
+}
+
+// TestFilesReadCount: fmt.Scan, fmt.Fscan, binary.Read and one-byte
+// reads make one read(2) per buffer (strace), the plain build one per
+// byte or record.
+func TestFilesReadCount(t *testing.T) {
+	plain, files := filesPrograms(t)
+	if _, err := exec.LookPath("strace"); err != nil {
+		t.Skip("needs strace to count read(2) calls")
+	}
+	count := func(bin, c string, stdin bool) int {
+		dir := t.TempDir()
+		log, path := filepath.Join(dir, "strace"), filepath.Join(dir, "in")
+		if err := os.WriteFile(path, []byte(readInput()), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), runDeadline)
+		defer cancel()
+		cmd := exec.CommandContext(ctx, "strace", "-f", "-e", "trace=read", "-o", log, bin, c, path)
+		if stdin {
+			f, err := os.Open(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer f.Close()
+			cmd.Stdin = f
+		}
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("strace %s %s: %v\n%s", bin, c, err, out)
+		}
+		b, err := os.ReadFile(log)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return len(regexp.MustCompile(`(?m)\bread\(`).FindAllString(string(b), -1))
+	}
+	// 21000 bytes: 3000 integers of 7 bytes, 1312 records of 16.
+	for _, c := range []struct {
+		name     string
+		stdin    bool
+		minPlain int
+	}{{"scan", true, 21000}, {"fscan", false, 21000}, {"binread", false, 1312}, {"bytes", true, 21000}} {
+		p, f := count(plain, c.name, c.stdin), count(files, c.name, c.stdin)
+		// Six buffers of 4 KiB, the read at the end, the decision's
+		// first small read, and the runtime's own.
+		if p < c.minPlain || f > 20 {
+			t.Errorf("%s: read(2) calls: plain %d (want >= %d), -files %d (want <= 20)", c.name, p, c.minPlain, f)
+		}
+	}
+}
