@@ -78,16 +78,19 @@ var readCases = []struct {
 	{"group-exit", "scan", []string{"1000"}, false, true},
 	{"group-quiet", "scanquiet", []string{"1000"}, false, true},
 	{"group-close", "scanclose", []string{"700"}, false, true},
+	{"group-panic", "scanpanic", []string{"800"}, false, true},
 	{"child", "scanchild", []string{"1500"}, true, false},
+	{"exec", "scanexec", []string{"1200"}, true, false},
 	{"seek", "seek", nil, false, false},
 	{"coherent", "coherent", nil, false, false},
 }
 
 // TestFilesReadsSameAsPlain: fmt.Scan and Fscan, binary.Read, one-byte
-// reads, reads of other sizes, a program that stops mid-file before cat,
-// a child that inherits standard input, Seek, Stat, ReadAt and Close
-// mid-read, and writes through other *Files between reads give the
-// plain build's output and files.
+// reads, reads of other sizes, a program that stops mid-file (at exit,
+// Close, a panic) before cat, a child that inherits standard input,
+// Exec, Seek, Stat, ReadAt, a kernel copy and Close mid-read, and writes
+// through other *Files between reads give the plain build's output and
+// files.
 func TestFilesReadsSameAsPlain(t *testing.T) {
 	plain, files := filesPrograms(t)
 	for _, rc := range readCases {

@@ -6,11 +6,11 @@
 // of its own: a Read smaller than the buffer is served from it, and the
 // buffer is filled by one read(2) of the policy's size; a larger Read
 // goes to the kernel after what is buffered, as bufio's Reader sends it.
-// The buffer is a bufio.Reader (stream, under the overlay) over the
-// file's original Read, so the size is decided by the policy as for any
-// stream (STDIOBUF_POLICY, _STDBUF_I on standard input, the cap at the
-// file's size). A Read returns what a plain Read returns: as many bytes
-// as asked for, fewer only at the end of the file.
+// The buffer's size is what a bufio.Reader (stream, under the overlay)
+// over the file decides, as for any stream (STDIOBUF_POLICY, _STDBUF_I
+// on standard input, the cap at the file's size). A Read returns what a
+// plain Read returns: as many bytes as asked for, fewer only at the end
+// of the file.
 //
 // The file's kernel offset runs ahead of the program's while bytes are
 // buffered. Before anything through which another process, or the
@@ -42,6 +42,7 @@ package os
 
 import (
 	"bufio"
+	"io"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -73,12 +74,14 @@ type stdioReadBuf struct {
 	f    *File    // the file; set once
 	fd   uintptr  // f's descriptor, what a child is handed; set once
 	info FileInfo // f's fstat when it was decided: what another file is compared with
+	size int      // the buffer's size, the policy's for f (stream's decision); set once
 
-	mu     sync.Mutex    // guards r and direct; held across read(2) and lseek(2) of a regular file, which wait for no peer
-	r      *bufio.Reader // the buffer, over f's original Read and Seek
-	direct bool          // reads go straight to f: after Close, at exit, once a child was handed f
+	mu     sync.Mutex // guards buf, r, w and direct; held across read(2) and lseek(2) of a regular file, which wait for no peer
+	buf    []byte     // nil until the first fill, then size bytes
+	r, w   int        // buf[r:w] is read from the kernel and not yet by the program
+	direct bool       // reads go straight to f once buf is empty: after Close, at exit, once a child was handed f
 
-	held atomic.Bool // r holds unread bytes; written under mu
+	held atomic.Bool // r < w; written under mu
 }
 
 // stdioReadSet is every file that has a read buffer.
@@ -96,15 +99,11 @@ var stdioReads stdioReadSet
 // plainly.
 var stdioReadPlainKind func(f *File) bool
 
-// stdioRawInput is what a read buffer reads from: the file's original
-// Read and Seek, and its descriptor for the policy's decision.
+// stdioRawInput is f with its original Read, for stream's decision of
+// the buffer's size (the descriptor comes through stdioRawFile).
 type stdioRawInput struct{ stdioRawFile }
 
 func (r stdioRawInput) Read(b []byte) (int, error) { return r.f.stdioRawRead(b) }
-
-func (r stdioRawInput) Seek(offset int64, whence int) (int64, error) {
-	return r.f.stdioRawSeek(offset, whence)
-}
 
 // stdioReadOf returns f's read buffer for a Read of n bytes, deciding at
 // f's second Read of fewer than stdioReadSmall bytes whether f gets one;
@@ -177,8 +176,11 @@ func (r *stdioReadSet) decide(f *File) *stdioReadBuf {
 
 // choose returns a new read buffer for f, or nil if f is read plainly:
 // f is not a regular file, is standard output or standard error, is not
-// read as a buffer may read it (stdioReadPlainKind), or is the same file
-// as standard output or as a file that has a read or a write buffer. The
+// read as a buffer may read it (stdioReadPlainKind), is the same file as
+// standard output or as a file that has a read or a write buffer, or the
+// policy leaves it unbuffered (_STDBUF_I=0 on standard input). The
+// buffer's size is a bufio.Reader's over f (stream's decision: the
+// policy, the _STDBUF_ variables, the cap at the file's size). The
 // caller holds stdioFiles.mu.
 func (r *stdioReadSet) choose(f *File) *stdioReadBuf {
 	s := stdioOut
@@ -192,7 +194,11 @@ func (r *stdioReadSet) choose(f *File) *stdioReadBuf {
 	if s.out != nil && s.aliases(f) || r.holds(fi) || stdioFiles.holds(fi) {
 		return nil
 	}
-	return &stdioReadBuf{f: f, fd: f.stdioRawFd(), info: fi, r: bufio.NewReader(stdioRawInput{stdioRawFile{f}})}
+	in := bufio.NewReader(stdioRawInput{stdioRawFile{f}}).Info()
+	if in.Mode == bufio.Unbuffered || in.Size <= 1 {
+		return nil
+	}
+	return &stdioReadBuf{f: f, fd: f.stdioRawFd(), info: fi, size: in.Size}
 }
 
 // remove takes b out of the set: its file is being closed.
@@ -213,12 +219,22 @@ func (r *stdioReadSet) remove(b *stdioReadBuf) {
 // is read plainly now, and the caller reads it so.
 func (b *stdioReadBuf) read(p []byte) (n int, err error, ok bool) {
 	b.mu.Lock()
-	if b.direct {
+	if len(p) <= b.w-b.r && len(p) > 0 {
+		// The common case first, straight through: all of p buffered.
+		n = copy(p, b.buf[b.r:b.w])
+		b.r += n
+		if b.r == b.w {
+			b.setHeld(false)
+		}
+		b.mu.Unlock()
+		return n, nil, true
+	}
+	if b.direct && b.r == b.w {
 		b.mu.Unlock()
 		return 0, nil, false
 	}
 	n, err = b.take(p)
-	b.setHeld(b.r.Buffered() > 0)
+	b.setHeld(b.r < b.w)
 	b.mu.Unlock()
 	return n, err, true
 }
@@ -226,29 +242,43 @@ func (b *stdioReadBuf) read(p []byte) (n int, err error, ok bool) {
 // take fills p as a read(2) of a regular file does: from the buffer,
 // then from the kernel, fewer bytes than len(p) only where the kernel
 // gave fewer than asked (the end of the file) or an error came; an error
-// after some bytes waits for the next Read, as read(2) returns it. Before
-// the kernel is asked, standard output is flushed as before a plain read
-// of standard input (stdioStream.beforeRead). The caller holds mu.
+// after some bytes waits for the next Read, as read(2) returns it. The
+// rest of p goes straight into p if it is a buffer or more, as bufio's
+// Reader reads it, else the buffer is filled by one read(2). Before the
+// kernel is asked, standard output is flushed as before a plain read of
+// standard input (stdioStream.beforeRead). The caller holds mu.
 func (b *stdioReadBuf) take(p []byte) (n int, err error) {
+	short := false // the last read(2) gave less than it asked for
 	for n < len(p) {
-		empty := b.r.Buffered() == 0
-		if empty {
-			stdioOut.beforeRead(b.f)
-		}
-		want := len(p) - n
-		m, err := b.r.Read(p[n:])
-		n += m
-		if err != nil || m == 0 {
-			if n > 0 {
-				return n, nil
+		if b.r == b.w {
+			if short || b.direct {
+				break
 			}
-			return 0, err
+			stdioOut.beforeRead(b.f)
+			if rest := len(p) - n; rest >= b.size {
+				m, err := b.f.stdioRawRead(p[n:])
+				n += m
+				if err != nil && n == 0 {
+					return 0, err
+				}
+				break
+			}
+			if b.buf == nil {
+				b.buf = make([]byte, b.size)
+			}
+			m, err := b.f.stdioRawRead(b.buf)
+			b.r, b.w = 0, m
+			if m == 0 {
+				if n == 0 {
+					return 0, err
+				}
+				break
+			}
+			short = m < len(b.buf)
 		}
-		// A kernel read asked for the buffer's size, or for the rest of
-		// p if that is more (bufio's Reader reads it straight into p).
-		if empty && m+b.r.Buffered() < max(want, b.r.Size()) {
-			break
-		}
+		k := copy(p[n:], b.buf[b.r:b.w])
+		b.r += k
+		n += k
 	}
 	return n, nil
 }
@@ -268,14 +298,17 @@ func (b *stdioReadBuf) setHeld(v bool) {
 }
 
 // giveBack moves the file's offset back over the unread bytes and drops
-// them (bufio's Sync: lseek(fd, -unread, SEEK_CUR)), so that the kernel's
-// offset is the program's; if the lseek fails, the bytes stay. With last,
-// the file is read plainly from then on. The caller holds mu.
+// them (lseek(fd, -unread, SEEK_CUR), as glibc's fflush on an input
+// stream), so that the kernel's offset is the program's; if the lseek
+// fails, the bytes stay. With last, the file is read plainly from then
+// on. The caller holds mu.
 func (b *stdioReadBuf) giveBack(last bool) {
-	if b.r.Buffered() > 0 {
-		b.r.Sync()
+	if unread := b.w - b.r; unread > 0 {
+		if _, err := b.f.stdioRawSeek(-int64(unread), io.SeekCurrent); err == nil {
+			b.r, b.w = 0, 0
+		}
 	}
-	b.setHeld(b.r.Buffered() > 0)
+	b.setHeld(b.r < b.w)
 	b.direct = b.direct || last
 }
 

@@ -281,6 +281,29 @@ var cases = map[string]func(path string, args []string){
 			fmt.Scan(&x)
 		}
 	},
+	// fmt.Scan of ARGS[0] integers from standard input, then Exec of
+	// cat, which reads the rest.
+	"scanexec": func(_ string, args []string) {
+		var x, sum int64
+		for range atoi(args, 0) {
+			fmt.Scan(&x)
+			sum += x
+		}
+		fmt.Println("before exec", sum)
+		cat, err := exec.LookPath("cat")
+		if err == nil {
+			err = syscall.Exec(cat, []string{"cat"}, os.Environ())
+		}
+		fmt.Println(err)
+	},
+	// fmt.Scan of ARGS[0] integers from standard input, then a panic.
+	"scanpanic": func(_ string, args []string) {
+		var x int64
+		for range atoi(args, 0) {
+			fmt.Scan(&x)
+		}
+		panic("files: the panic the test asks for")
+	},
 	// fmt.Fscan of the integers of the file, opened with os.Open.
 	"fscan": func(path string, _ []string) { scanInts(open(path), -1) },
 	// binary.Read of 16-byte records from the file to its end.
@@ -383,6 +406,10 @@ var cases = map[string]func(path string, args []string){
 		fmt.Printf("ReadAt %q %v\n", b[:n], err)
 		scanInts(f, 2)
 		offset("after ReadAt", f)
+		scanInts(f, 2)
+		rest := create(path + ".rest")
+		k, err := io.Copy(rest, f)
+		fmt.Println("copied", k, err)
 		fmt.Println("Close", f.Close())
 		_, err = f.Read(b[:1])
 		fmt.Println("Read after Close:", err)
