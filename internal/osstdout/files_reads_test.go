@@ -3,12 +3,12 @@
 package osstdout_test
 
 import (
-	"context"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -93,34 +93,32 @@ var readCases = []struct {
 // files.
 func TestFilesReadsSameAsPlain(t *testing.T) {
 	plain, files := filesPrograms(t)
+	compareReads(t, plain, files, "files", nil)
+}
+
+// TestFilesReadsRace: fmt.Scan from a file on standard input, a child
+// reading the rest and the writes between reads, under -race, give the
+// plain output.
+func TestFilesReadsRace(t *testing.T) {
+	plain, _ := filesPrograms(t)
+	compareReads(t, plain, filesRace(t), "race", []string{"scan", "child", "coherent"})
+}
+
+// compareReads runs the read cases named in only (all if nil) with the
+// plain build and with bin, the build called name, and compares.
+func compareReads(t *testing.T, plain, bin, name string, only []string) {
 	for _, rc := range readCases {
+		if only != nil && !slices.Contains(only, rc.name) {
+			continue
+		}
 		t.Run(rc.name, func(t *testing.T) {
 			want := runFileWith(t, plain, rc.c, withInput(rc.stdin, rc.group), rc.args...)
 			if want.Stdout == "" {
 				t.Fatalf("the plain build printed nothing: %+v", want)
 			}
-			got := runFileWith(t, files, rc.c, withInput(rc.stdin, rc.group), rc.args...)
+			got := runFileWith(t, bin, rc.c, withInput(rc.stdin, rc.group), rc.args...)
 			if diff := cmp.Diff(want, got); diff != "" {
-				t.Errorf("-files against the plain build (-plain +files):\n%s", diff)
-			}
-		})
-	}
-}
-
-// TestFilesReadsRace: fmt.Scan from a file on standard input and a child
-// reading the rest, under -race, give the plain output.
-func TestFilesReadsRace(t *testing.T) {
-	plain, _ := filesPrograms(t)
-	race := filesRace(t)
-	for _, rc := range readCases {
-		if rc.name != "scan" && rc.name != "child" && rc.name != "coherent" {
-			continue
-		}
-		t.Run(rc.name, func(t *testing.T) {
-			want := runFileWith(t, plain, rc.c, withInput(rc.stdin, rc.group), rc.args...)
-			got := runFileWith(t, race, rc.c, withInput(rc.stdin, rc.group), rc.args...)
-			if diff := cmp.Diff(want, got); diff != "" {
-				t.Errorf("-files -race against the plain build (-plain +race):\n%s", diff)
+				t.Errorf("%s against the plain build (-plain +%s):\n%s", name, name, diff)
 			}
 		})
 	}
@@ -135,30 +133,20 @@ func TestFilesReadCount(t *testing.T) {
 		t.Skip("needs strace to count read(2) calls")
 	}
 	count := func(bin, c string, stdin bool) int {
-		dir := t.TempDir()
-		log, path := filepath.Join(dir, "strace"), filepath.Join(dir, "in")
+		path := filepath.Join(t.TempDir(), "in")
 		if err := os.WriteFile(path, []byte(readInput()), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		ctx, cancel := context.WithTimeout(context.Background(), runDeadline)
-		defer cancel()
-		cmd := exec.CommandContext(ctx, "strace", "-f", "-e", "trace=read", "-o", log, bin, c, path)
+		var in *os.File
 		if stdin {
 			f, err := os.Open(path)
 			if err != nil {
 				t.Fatal(err)
 			}
 			defer f.Close()
-			cmd.Stdin = f
+			in = f
 		}
-		if out, err := cmd.CombinedOutput(); err != nil {
-			t.Fatalf("strace %s %s: %v\n%s", bin, c, err, out)
-		}
-		b, err := os.ReadFile(log)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return len(regexp.MustCompile(`(?m)\bread\(`).FindAllString(string(b), -1))
+		return len(regexp.MustCompile(`(?m)\bread\(`).FindAllString(straceLog(t, "read", bin, c, path, in), -1))
 	}
 	// 21000 bytes: 3000 integers of 7 bytes, 1312 records of 16.
 	for _, c := range []struct {

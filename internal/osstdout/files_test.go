@@ -174,26 +174,36 @@ func TestFilesWriteCount(t *testing.T) {
 		t.Skip("needs strace to count write(2) calls")
 	}
 	count := func(bin string) int {
-		dir := t.TempDir()
-		log := filepath.Join(dir, "strace")
-		ctx, cancel := context.WithTimeout(context.Background(), runDeadline)
-		defer cancel()
-		cmd := exec.CommandContext(ctx, "strace", "-f", "-e", "trace=write", "-o", log, bin, "fprintf", filepath.Join(dir, "out"))
-		cmd.Env = append(os.Environ(), "STDIOBUF_MAXDELAY=none")
-		if out, err := cmd.CombinedOutput(); err != nil {
-			t.Fatalf("strace %s: %v\n%s", bin, err, out)
-		}
-		b, err := os.ReadFile(log)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return fileWrites(string(b))
+		return fileWrites(straceLog(t, "write", bin, "fprintf", filepath.Join(t.TempDir(), "out"), nil))
 	}
 	p, f := count(plain), count(files)
 	// 2000 lines of about 20 bytes: about 40 KB, 10 buffers of 4 KiB.
 	if p < 2000 || f > 20 {
 		t.Errorf("write(2) calls: plain %d (want >= 2000), -files %d (want <= 20)", p, f)
 	}
+}
+
+// straceLog runs bin's case c on path under strace -f -e trace=CALLS,
+// with stdin as its standard input if not nil and no bound, and returns
+// strace's log.
+func straceLog(t *testing.T, calls, bin, c, path string, stdin *os.File) string {
+	t.Helper()
+	log := filepath.Join(t.TempDir(), "strace")
+	ctx, cancel := context.WithTimeout(context.Background(), runDeadline)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, "strace", "-f", "-e", "trace="+calls, "-o", log, bin, c, path)
+	cmd.Env = append(os.Environ(), "STDIOBUF_MAXDELAY=none")
+	if stdin != nil {
+		cmd.Stdin = stdin
+	}
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("strace %s %s: %v\n%s", bin, c, err, out)
+	}
+	b, err := os.ReadFile(log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
 }
 
 // fileWrites counts the write(2) calls in an strace log to descriptors

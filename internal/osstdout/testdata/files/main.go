@@ -38,8 +38,13 @@ func main() {
 	c(path, os.Args[3:])
 }
 
-func create(path string) *os.File {
-	f, err := os.Create(path)
+func create(path string) *os.File { return opened(os.Create(path)) }
+
+// open opens path read-only, or exits.
+func open(path string) *os.File { return opened(os.Open(path)) }
+
+// opened returns f, or exits if err is not nil.
+func opened(f *os.File, err error) *os.File {
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(2)
@@ -53,16 +58,6 @@ func fill(f io.Writer) {
 	for i := 0; i < lines; i++ {
 		fmt.Fprintf(f, "line %d of the file\n", i)
 	}
-}
-
-// open opens path read-only, or exits.
-func open(path string) *os.File {
-	f, err := os.Open(path)
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(2)
-	}
-	return f
 }
 
 // scanInts reads up to n integers (all if n < 0) from r with fmt.Fscan
@@ -79,6 +74,17 @@ func scanInts(r io.Reader, n int) {
 		sum += x
 	}
 	fmt.Println("scanned", count, sum, err)
+}
+
+// scanSum reads n integers from standard input with fmt.Scan and
+// returns their sum.
+func scanSum(n int) int64 {
+	var x, sum int64
+	for range n {
+		fmt.Scan(&x)
+		sum += x
+	}
+	return sum
 }
 
 // atoi is ARGS[i] as a number, or -1 if there is no such argument.
@@ -276,19 +282,12 @@ var cases = map[string]func(path string, args []string){
 	"scanquiet": func(_ string, args []string) {
 		fmt.Println("scanning")
 		os.Stdout.Sync()
-		var x int64
-		for range atoi(args, 0) {
-			fmt.Scan(&x)
-		}
+		scanSum(atoi(args, 0))
 	},
 	// fmt.Scan of ARGS[0] integers from standard input, then Exec of
 	// cat, which reads the rest.
 	"scanexec": func(_ string, args []string) {
-		var x, sum int64
-		for range atoi(args, 0) {
-			fmt.Scan(&x)
-			sum += x
-		}
+		sum := scanSum(atoi(args, 0))
 		fmt.Println("before exec", sum)
 		cat, err := exec.LookPath("cat")
 		if err == nil {
@@ -298,10 +297,7 @@ var cases = map[string]func(path string, args []string){
 	},
 	// fmt.Scan of ARGS[0] integers from standard input, then a panic.
 	"scanpanic": func(_ string, args []string) {
-		var x int64
-		for range atoi(args, 0) {
-			fmt.Scan(&x)
-		}
+		scanSum(atoi(args, 0))
 		panic("files: the panic the test asks for")
 	},
 	// fmt.Fscan of the integers of the file, opened with os.Open.
@@ -363,29 +359,22 @@ var cases = map[string]func(path string, args []string){
 	// fmt.Scan of ARGS[0] integers from standard input, then a child
 	// that inherits standard input reads the rest.
 	"scanchild": func(_ string, args []string) {
-		var x, sum int64
-		for range atoi(args, 0) {
-			fmt.Scan(&x)
-			sum += x
-		}
+		sum := scanSum(atoi(args, 0))
 		fmt.Println("parent", sum)
-		cmd := exec.Command("wc", "-c")
+		cmd := exec.Command("cat")
 		cmd.Stdin, cmd.Stdout = os.Stdin, os.Stdout
 		if err := cmd.Run(); err != nil {
 			fmt.Println(err)
 		}
 		// The child read to the end, and the parent goes on from there.
+		var x int64
 		n, err := fmt.Scan(&x)
 		fmt.Println("after the child", n, err)
 	},
 	// fmt.Scan of ARGS[0] integers from standard input, then Close of
 	// standard input: the shell's next command reads the rest.
 	"scanclose": func(_ string, args []string) {
-		var x, sum int64
-		for range atoi(args, 0) {
-			fmt.Scan(&x)
-			sum += x
-		}
+		sum := scanSum(atoi(args, 0))
 		fmt.Println("closed", sum, os.Stdin.Close())
 	},
 	// Small reads, then the offset as Seek and the descriptor see it,
