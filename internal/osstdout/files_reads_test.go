@@ -81,27 +81,30 @@ var readCases = []struct {
 	{"group-panic", "scanpanic", []string{"800"}, false, true},
 	{"child", "scanchild", []string{"1500"}, true, false},
 	{"exec", "scanexec", []string{"1200"}, true, false},
+	{"with-child", "scanwithchild", []string{"100"}, true, false},
 	{"seek", "seek", nil, false, false},
 	{"coherent", "coherent", nil, false, false},
+	{"concurrent", "concurrent", nil, false, false},
 }
 
 // TestFilesReadsSameAsPlain: fmt.Scan and Fscan, binary.Read, one-byte
 // reads, reads of other sizes, a program that stops mid-file (at exit,
-// Close, a panic) before cat, a child that inherits standard input,
-// Exec, Seek, Stat, ReadAt, a kernel copy and Close mid-read, and writes
-// through other *Files between reads give the plain build's output and
-// files.
+// Close, a panic) before cat, a child that inherits standard input
+// (after the program's reads, and while it reads), Exec, Seek, Stat,
+// ReadAt, a kernel copy and Close mid-read, writes through other *Files
+// between reads, and four goroutines reading one *File give the plain
+// build's output and files.
 func TestFilesReadsSameAsPlain(t *testing.T) {
 	plain, files := filesPrograms(t)
 	compareReads(t, plain, files, "files", nil)
 }
 
 // TestFilesReadsRace: fmt.Scan from a file on standard input, a child
-// reading the rest and the writes between reads, under -race, give the
-// plain output.
+// reading the rest, the writes between reads and four goroutines reading
+// one *File, under -race, give the plain output.
 func TestFilesReadsRace(t *testing.T) {
 	plain, _ := filesPrograms(t)
-	compareReads(t, plain, filesRace(t), "race", []string{"scan", "child", "coherent"})
+	compareReads(t, plain, filesRace(t), "race", []string{"scan", "child", "coherent", "concurrent"})
 }
 
 // compareReads runs the read cases named in only (all if nil) with the

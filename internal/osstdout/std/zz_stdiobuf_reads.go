@@ -348,16 +348,17 @@ func (r *stdioReadSet) end(wait time.Duration, last bool) {
 
 // stdioReadsInherit gives back the read buffer of every file in attr's
 // Files, which a child is about to be handed, and leaves those files
-// read plainly: the child reads on from where the program stopped, and
-// may read the same offset while the program does.
+// read plainly, decided or not: the child reads on from where the
+// program stopped, and may read the same offset while the program does.
 func stdioReadsInherit(attr *ProcAttr) {
-	if !stdioFilesOn || attr == nil || len(stdioReads.buffers()) == 0 {
+	if !stdioFilesOn || attr == nil {
 		return
 	}
 	for _, a := range attr.Files {
 		if a == nil {
 			continue
 		}
+		stdioReads.plain(a)
 		fd := a.stdioRawFd()
 		for _, b := range stdioReads.buffers() {
 			if b.fd == fd {
@@ -367,6 +368,19 @@ func stdioReadsInherit(attr *ProcAttr) {
 			}
 		}
 	}
+}
+
+// plain makes f read plainly from now on if it is not decided yet.
+func (r *stdioReadSet) plain(f *File) {
+	st := &f.stdioRead
+	if v := st.v.Load(); v == stdioReadBuffered || v == stdioReadPlain {
+		return
+	}
+	stdioFiles.mu.Lock()
+	if st.v.Load() != stdioReadBuffered {
+		st.v.Store(stdioReadPlain)
+	}
+	stdioFiles.mu.Unlock()
 }
 
 // stdioReadClose gives back f's unread bytes before f is closed, and

@@ -17,6 +17,7 @@ import (
 	"os/exec"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 )
@@ -371,6 +372,21 @@ var cases = map[string]func(path string, args []string){
 		n, err := fmt.Scan(&x)
 		fmt.Println("after the child", n, err)
 	},
+	// A child that inherits standard input reads a line of it while
+	// the program reads ARGS[0] integers: each gets its own bytes.
+	"scanwithchild": func(_ string, args []string) {
+		cmd := exec.Command("sh", "-c", "sleep 0.5; head -c 7")
+		cmd.Stdin, cmd.Stdout = os.Stdin, os.Stdout
+		if err := cmd.Start(); err != nil {
+			fmt.Println(err)
+			return
+		}
+		sum := scanSum(atoi(args, 0))
+		err := cmd.Wait()
+		var x int64
+		n, serr := fmt.Scan(&x)
+		fmt.Println("parent", sum, err, "then", n, x, serr)
+	},
 	// fmt.Scan of ARGS[0] integers from standard input, then Close of
 	// standard input: the shell's next command reads the rest.
 	"scanclose": func(_ string, args []string) {
@@ -402,6 +418,35 @@ var cases = map[string]func(path string, args []string){
 		fmt.Println("Close", f.Close())
 		_, err = f.Read(b[:1])
 		fmt.Println("Read after Close:", err)
+	},
+	// Four goroutines read the file through one *File in small Reads:
+	// every byte is read once.
+	"concurrent": func(path string, _ []string) {
+		f := open(path)
+		var mu sync.Mutex
+		var n, sum int64
+		var wg sync.WaitGroup
+		for g := range 4 {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				p := make([]byte, 1+g*5)
+				for {
+					k, err := f.Read(p)
+					mu.Lock()
+					n += int64(k)
+					for _, c := range p[:k] {
+						sum += int64(c)
+					}
+					mu.Unlock()
+					if err != nil {
+						return
+					}
+				}
+			}()
+		}
+		wg.Wait()
+		fmt.Println("read", n, sum)
 	},
 	// A read buffer meets writes through another *File on the same
 	// file: each read sees every byte written before it.
