@@ -3,14 +3,18 @@
 package osstdout_test
 
 import (
+	"bufio"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 )
@@ -124,6 +128,47 @@ func compareReads(t *testing.T, plain, bin, name string, only []string) {
 				t.Errorf("%s against the plain build (-plain +%s):\n%s", name, name, diff)
 			}
 		})
+	}
+}
+
+// TestFilesReadsSigterm: a program killed by SIGTERM after fmt.Scan
+// leaves standard input's offset, which the test shares, where the
+// plain build leaves it.
+func TestFilesReadsSigterm(t *testing.T) {
+	plain, files := filesPrograms(t)
+	offset := func(bin string) int64 {
+		cmd, path := fileCmd(t, bin, "scanwait", nil, "500")
+		withInput(true, false)(cmd, path)
+		in := cmd.Stdin.(*os.File)
+		defer in.Close()
+		out, err := cmd.StdoutPipe()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		if line, err := bufio.NewReader(out).ReadString('\n'); line != "ready\n" {
+			cmd.Process.Kill()
+			cmd.Wait()
+			t.Fatalf("%s said %q, %v", bin, line, err)
+		}
+		// The integer after ready is read meanwhile: its read buffer
+		// holds the rest of a buffer when the signal comes.
+		time.Sleep(300 * time.Millisecond)
+		cmd.Process.Signal(syscall.SIGTERM)
+		err = cmd.Wait()
+		if ws, ok := cmd.ProcessState.Sys().(syscall.WaitStatus); !ok || !ws.Signaled() || ws.Signal() != syscall.SIGTERM {
+			t.Errorf("%s ended with %v, want death by SIGTERM", bin, err)
+		}
+		at, err := in.Seek(0, io.SeekCurrent)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return at
+	}
+	if want, got := offset(plain), offset(files); got != want {
+		t.Errorf("standard input's offset after SIGTERM: -files %d, plain %d", got, want)
 	}
 }
 

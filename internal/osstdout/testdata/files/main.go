@@ -285,6 +285,16 @@ var cases = map[string]func(path string, args []string){
 		os.Stdout.Sync()
 		scanSum(atoi(args, 0))
 	},
+	// fmt.Scan of ARGS[0] integers from standard input, then says
+	// ready (which gives a read buffer back), scans one more integer,
+	// and sleeps until the test kills it.
+	"scanwait": func(_ string, args []string) {
+		scanSum(atoi(args, 0))
+		fmt.Println("ready")
+		os.Stdout.Sync()
+		scanSum(1)
+		time.Sleep(time.Minute)
+	},
 	// fmt.Scan of ARGS[0] integers from standard input, then Exec of
 	// cat, which reads the rest.
 	"scanexec": func(_ string, args []string) {
