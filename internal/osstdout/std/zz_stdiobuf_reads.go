@@ -359,6 +359,9 @@ func stdioReadsInherit(attr *ProcAttr) {
 			continue
 		}
 		stdioReads.plain(a)
+		if len(stdioReads.buffers()) == 0 {
+			continue
+		}
 		fd := a.stdioRawFd()
 		for _, b := range stdioReads.buffers() {
 			if b.fd == fd {
