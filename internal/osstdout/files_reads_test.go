@@ -3,7 +3,6 @@
 package osstdout_test
 
 import (
-	"bufio"
 	"fmt"
 	"io"
 	"os"
@@ -141,23 +140,12 @@ func TestFilesReadsSigterm(t *testing.T) {
 		withInput(true, false)(cmd, path)
 		in := cmd.Stdin.(*os.File)
 		defer in.Close()
-		out, err := cmd.StdoutPipe()
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := cmd.Start(); err != nil {
-			t.Fatal(err)
-		}
-		if line, err := bufio.NewReader(out).ReadString('\n'); line != "ready\n" {
-			cmd.Process.Kill()
-			cmd.Wait()
-			t.Fatalf("%s said %q, %v", bin, line, err)
-		}
+		startReady(t, cmd)
 		// The integer after ready is read meanwhile: its read buffer
 		// holds the rest of a buffer when the signal comes.
 		time.Sleep(300 * time.Millisecond)
 		cmd.Process.Signal(syscall.SIGTERM)
-		err = cmd.Wait()
+		err := cmd.Wait()
 		if ws, ok := cmd.ProcessState.Sys().(syscall.WaitStatus); !ok || !ws.Signaled() || ws.Signal() != syscall.SIGTERM {
 			t.Errorf("%s ended with %v, want death by SIGTERM", bin, err)
 		}

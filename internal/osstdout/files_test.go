@@ -301,6 +301,19 @@ func TestFilesSigterm(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer stdin.Close()
+	startReady(t, cmd)
+	cmd.Process.Signal(syscall.SIGTERM)
+	err = cmd.Wait()
+	if ws, ok := cmd.ProcessState.Sys().(syscall.WaitStatus); !ok || !ws.Signaled() || ws.Signal() != syscall.SIGTERM {
+		t.Errorf("the program ended with %v, want death by SIGTERM", err)
+	}
+	complete(t, path, "after SIGTERM")
+}
+
+// startReady starts cmd and waits for it to say "ready" on its standard
+// output.
+func startReady(t *testing.T, cmd *exec.Cmd) {
+	t.Helper()
 	out, err := cmd.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -313,12 +326,6 @@ func TestFilesSigterm(t *testing.T) {
 		cmd.Wait()
 		t.Fatalf("the program said %q, %v", line, err)
 	}
-	cmd.Process.Signal(syscall.SIGTERM)
-	err = cmd.Wait()
-	if ws, ok := cmd.ProcessState.Sys().(syscall.WaitStatus); !ok || !ws.Signaled() || ws.Signal() != syscall.SIGTERM {
-		t.Errorf("the program ended with %v, want death by SIGTERM", err)
-	}
-	complete(t, path, "after SIGTERM")
 }
 
 // TestFilesPoll: a reader that polls the file, hearing nothing from the
