@@ -75,12 +75,14 @@ const helpFlags = `Flags, anywhere before the packages:
         refused.
     -files
         Implies -stdout, and buffers every regular file the program
-        writes as fopen's FILE does (Linux): a write(2) per buffer, not
-        per Write; every file is written out before the program's next
-        read, write to another file, os path operation, child, signal
-        or exit, so only a reader polling a file sees a delay, at most
-        STDIOBUF_MAXDELAY. Reads are not buffered yet (its page is among
-        the docs listed below).
+        writes or reads (standard input too) as fopen's FILE does
+        (Linux): a write(2) or read(2) per buffer, not per Write or
+        small Read; every file is written out, and the offset of every
+        file read given back, before the program's next plain read,
+        write to another file, os path operation, child, signal or exit,
+        so only a reader polling a file sees a delay, at most
+        STDIOBUF_MAXDELAY. A pipe as standard input is not buffered yet
+        (its page is among the docs listed below).
     -policy P
         Build P in as the program's default buffering policy: a named
         policy (blksize, the default: min(st_blksize, 128 KiB); bufio:

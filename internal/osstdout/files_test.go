@@ -110,7 +110,17 @@ func fileCmd(t *testing.T, bin, c string, env []string, args ...string) (*exec.C
 // runFile runs case c of bin to its end.
 func runFile(t *testing.T, bin, c string, args ...string) ran {
 	t.Helper()
+	return runFileWith(t, bin, c, nil, args...)
+}
+
+// runFileWith is runFile with setup called on the command and the file's
+// path before the run.
+func runFileWith(t *testing.T, bin, c string, setup func(cmd *exec.Cmd, path string), args ...string) ran {
+	t.Helper()
 	cmd, path := fileCmd(t, bin, c, nil, args...)
+	if setup != nil {
+		setup(cmd, path)
+	}
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
 	status := exitStatus(t, cmd.Run())
@@ -164,26 +174,36 @@ func TestFilesWriteCount(t *testing.T) {
 		t.Skip("needs strace to count write(2) calls")
 	}
 	count := func(bin string) int {
-		dir := t.TempDir()
-		log := filepath.Join(dir, "strace")
-		ctx, cancel := context.WithTimeout(context.Background(), runDeadline)
-		defer cancel()
-		cmd := exec.CommandContext(ctx, "strace", "-f", "-e", "trace=write", "-o", log, bin, "fprintf", filepath.Join(dir, "out"))
-		cmd.Env = append(os.Environ(), "STDIOBUF_MAXDELAY=none")
-		if out, err := cmd.CombinedOutput(); err != nil {
-			t.Fatalf("strace %s: %v\n%s", bin, err, out)
-		}
-		b, err := os.ReadFile(log)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return fileWrites(string(b))
+		return fileWrites(straceLog(t, "write", bin, "fprintf", filepath.Join(t.TempDir(), "out"), nil))
 	}
 	p, f := count(plain), count(files)
 	// 2000 lines of about 20 bytes: about 40 KB, 10 buffers of 4 KiB.
 	if p < 2000 || f > 20 {
 		t.Errorf("write(2) calls: plain %d (want >= 2000), -files %d (want <= 20)", p, f)
 	}
+}
+
+// straceLog runs bin's case c on path under strace -f -e trace=CALLS,
+// with stdin as its standard input if not nil and no bound, and returns
+// strace's log.
+func straceLog(t *testing.T, calls, bin, c, path string, stdin *os.File) string {
+	t.Helper()
+	log := filepath.Join(t.TempDir(), "strace")
+	ctx, cancel := context.WithTimeout(context.Background(), runDeadline)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, "strace", "-f", "-e", "trace="+calls, "-o", log, bin, c, path)
+	cmd.Env = append(os.Environ(), "STDIOBUF_MAXDELAY=none")
+	if stdin != nil {
+		cmd.Stdin = stdin
+	}
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("strace %s %s: %v\n%s", bin, c, err, out)
+	}
+	b, err := os.ReadFile(log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
 }
 
 // fileWrites counts the write(2) calls in an strace log to descriptors
@@ -281,6 +301,19 @@ func TestFilesSigterm(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer stdin.Close()
+	startReady(t, cmd)
+	cmd.Process.Signal(syscall.SIGTERM)
+	err = cmd.Wait()
+	if ws, ok := cmd.ProcessState.Sys().(syscall.WaitStatus); !ok || !ws.Signaled() || ws.Signal() != syscall.SIGTERM {
+		t.Errorf("the program ended with %v, want death by SIGTERM", err)
+	}
+	complete(t, path, "after SIGTERM")
+}
+
+// startReady starts cmd and waits for it to say "ready" on its standard
+// output.
+func startReady(t *testing.T, cmd *exec.Cmd) {
+	t.Helper()
 	out, err := cmd.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -293,12 +326,6 @@ func TestFilesSigterm(t *testing.T) {
 		cmd.Wait()
 		t.Fatalf("the program said %q, %v", line, err)
 	}
-	cmd.Process.Signal(syscall.SIGTERM)
-	err = cmd.Wait()
-	if ws, ok := cmd.ProcessState.Sys().(syscall.WaitStatus); !ok || !ws.Signaled() || ws.Signal() != syscall.SIGTERM {
-		t.Errorf("the program ended with %v, want death by SIGTERM", err)
-	}
-	complete(t, path, "after SIGTERM")
 }
 
 // TestFilesPoll: a reader that polls the file, hearing nothing from the

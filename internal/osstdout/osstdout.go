@@ -68,23 +68,27 @@ const (
 	filesOn  = "const stdioFilesOn = true"
 )
 
-// fileField and fileType are the second field the patch adds to
-// fileStruct: the state of the file's own buffer under -files (whether
-// it has one, and the buffer), declared by the std templates.
-const (
-	fileField = "stdioFile"
-	fileType  = "stdioFileState"
-)
-
 // fileStruct is os's per-file struct (*File points to one); the patch adds
-// to it the field aliasField of type aliasType, which the added files
-// declare: whether the file is the same file as the original standard
-// output, decided once per *File.
+// to it the fields of addedFields, whose types the added files declare.
+const fileStruct = "file"
+
+// The fields the patch adds to fileStruct: aliasField, whether the file
+// is the same file as the original standard output, decided once per
+// *File; fileField, the state of the file's own write buffer under
+// -files (whether it has one, and the buffer); readField, the state of
+// its read buffer under -files.
 const (
-	fileStruct = "file"
 	aliasField = "stdioAlias"
 	aliasType  = "stdioAliasState"
+	fileField  = "stdioFile"
+	fileType   = "stdioFileState"
+	readField  = "stdioRead"
+	readType   = "stdioReadState"
 )
+
+// addedFields are the fields the patch adds to fileStruct, name and type,
+// in order.
+var addedFields = [][2]string{{aliasField, aliasType}, {fileField, fileType}, {readField, readType}}
 
 // rawPrefix is what a wrapped name is renamed to: Write becomes stdioRawWrite.
 const rawPrefix = "stdioRaw"
@@ -132,7 +136,7 @@ func Files(goroot, goVersion string, templates map[string][]byte, files bool) (m
 			return err
 		}
 		renamed := rename(f, want)
-		if !addAliasField(f, want) && !renamed {
+		if !addFields(f, want) && !renamed {
 			return nil
 		}
 		var buf bytes.Buffer
@@ -233,10 +237,9 @@ func rename(f *ast.File, want map[string]bool) bool {
 	return changed
 }
 
-// addAliasField adds the fields aliasField and fileField to the struct
-// type fileStruct if f declares it, marks it found in want, and reports
-// whether it did.
-func addAliasField(f *ast.File, want map[string]bool) bool {
+// addFields adds addedFields to the struct type fileStruct if f declares
+// it, marks it found in want, and reports whether it did.
+func addFields(f *ast.File, want map[string]bool) bool {
 	for _, d := range f.Decls {
 		gd, ok := d.(*ast.GenDecl)
 		if !ok || gd.Tok != token.TYPE {
@@ -251,13 +254,12 @@ func addAliasField(f *ast.File, want map[string]bool) bool {
 			// Placed at the closing brace, so that the printer keeps
 			// every comment with the field it follows.
 			at := st.Fields.Closing
-			st.Fields.List = append(st.Fields.List, &ast.Field{
-				Names: []*ast.Ident{{NamePos: at, Name: aliasField}},
-				Type:  &ast.Ident{NamePos: at, Name: aliasType},
-			}, &ast.Field{
-				Names: []*ast.Ident{{NamePos: at, Name: fileField}},
-				Type:  &ast.Ident{NamePos: at, Name: fileType},
-			})
+			for _, fd := range addedFields {
+				st.Fields.List = append(st.Fields.List, &ast.Field{
+					Names: []*ast.Ident{{NamePos: at, Name: fd[0]}},
+					Type:  &ast.Ident{NamePos: at, Name: fd[1]},
+				})
+			}
 			want["type "+fileStruct] = true
 			return true
 		}

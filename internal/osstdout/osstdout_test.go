@@ -48,8 +48,10 @@ func TestFilesRenamesEveryHook(t *testing.T) {
 			t.Errorf("no func %s%s in the patched files", rawPrefix, f)
 		}
 	}
-	if !regexp.MustCompile(`(?m)^\t` + aliasField + `\s+` + aliasType + `$`).MatchString(all.String()) {
-		t.Errorf("no field %s in the patched files", aliasField)
+	for _, fd := range addedFields {
+		if !regexp.MustCompile(`(?m)^\t` + fd[0] + `\s+` + fd[1] + `$`).MatchString(all.String()) {
+			t.Errorf("no field %s in the patched files", fd[0])
+		}
 	}
 }
 

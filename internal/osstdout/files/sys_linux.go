@@ -2,7 +2,7 @@
 
 // This file is merged into package os's sys_linux.go by `stdiobuf build
 // -files`: what only Linux tells of an open file, for
-// zz_stdiobuf_files.go.
+// zz_stdiobuf_files.go and zz_stdiobuf_reads.go.
 
 package os
 
@@ -12,19 +12,35 @@ import (
 	_ "unsafe" // for go:linkname
 )
 
-func init() { stdioPlainKind = stdioLinuxPlainKind }
+func init() {
+	stdioPlainKind = stdioLinuxPlainKind
+	stdioReadPlainKind = stdioLinuxReadPlainKind
+}
 
-// stdioLinuxPlainKind is stdioPlainKind on Linux: fcntl(F_GETFL) says how
-// f is open (O_SYNC's bits include O_DSYNC's on Linux), and fstatfs(2)
-// whether its file system is one of stream's generated ones, whose
-// files are made at each read.
+// stdioLinuxPlainKind is stdioPlainKind on Linux: f is not open for
+// writing, or open with O_SYNC, O_DSYNC or O_DIRECT (O_SYNC's bits
+// include O_DSYNC's on Linux), or on a generated file system.
 func stdioLinuxPlainKind(f *File) bool {
+	return stdioLinuxKind(f, func(flags int) bool {
+		return flags&syscall.O_ACCMODE == syscall.O_RDONLY || flags&(syscall.O_SYNC|syscall.O_DIRECT) != 0
+	})
+}
+
+// stdioLinuxReadPlainKind is stdioReadPlainKind on Linux: f is not open
+// read-only, or open with O_DIRECT, or on a generated file system.
+func stdioLinuxReadPlainKind(f *File) bool {
+	return stdioLinuxKind(f, func(flags int) bool {
+		return flags&syscall.O_ACCMODE != syscall.O_RDONLY || flags&syscall.O_DIRECT != 0
+	})
+}
+
+// stdioLinuxKind reports whether f must stay plain: fcntl(F_GETFL) fails
+// or gives flags that plain rejects, or fstatfs(2) says its file system
+// is one of stream's generated ones, whose files are made at each read.
+func stdioLinuxKind(f *File, plain func(flags int) bool) bool {
 	fd := f.pfd.Sysfd
 	flags, err := unix.Fcntl(fd, syscall.F_GETFL, 0)
-	if err != nil {
-		return true
-	}
-	if flags&syscall.O_ACCMODE == syscall.O_RDONLY || flags&(syscall.O_SYNC|syscall.O_DIRECT) != 0 {
+	if err != nil || plain(flags) {
 		return true
 	}
 	return stdioGeneratedFS(uintptr(fd))

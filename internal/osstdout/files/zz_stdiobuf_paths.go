@@ -14,8 +14,10 @@ import (
 	"time"
 )
 
+// ReadAt writes out the write buffers but gives back no read buffer: it
+// does not see the file's offset.
 func (f *File) ReadAt(b []byte, off int64) (n int, err error) {
-	stdioFilesFlush()
+	stdioFilesWriteOut()
 	return f.stdioRawReadAt(b, off)
 }
 

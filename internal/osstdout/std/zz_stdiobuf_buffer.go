@@ -135,9 +135,13 @@ func (b *stdioBuffer) idleOrSelf() (idle, self bool) {
 
 // tryLockFor takes mu if it can within about ns nanoseconds, without
 // ever waiting on it, and reports whether it did.
-func (b *stdioBuffer) tryLockFor(ns int64) bool {
+func (b *stdioBuffer) tryLockFor(ns int64) bool { return stdioTryLock(&b.mu, ns) }
+
+// stdioTryLock takes mu if it can within about ns nanoseconds, without
+// ever waiting on it, and reports whether it did.
+func stdioTryLock(mu *sync.Mutex, ns int64) bool {
 	deadline := runtime_stdioNanotime() + ns
-	for !b.mu.TryLock() {
+	for !mu.TryLock() {
 		if runtime_stdioNanotime() >= deadline {
 			return false
 		}

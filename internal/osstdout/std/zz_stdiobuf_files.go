@@ -95,11 +95,21 @@ func init() {
 	}
 }
 
-// stdioFilesFlush writes out every buffered file, waiting for a write
+// stdioFilesFlush makes every buffered file's kernel state the
+// program's: it writes out every write buffer (stdioFilesWriteOut) and
+// gives back every read buffer's unread bytes (stdioReadsGiveBack,
+// zz_stdiobuf_reads.go). With nothing buffered it costs two atomic
+// loads.
+func stdioFilesFlush() {
+	stdioFilesWriteOut()
+	stdioReadsGiveBack()
+}
+
+// stdioFilesWriteOut writes out every buffered file, waiting for a write
 // under way to a file (a regular file's write(2) never waits for a
 // peer). With nothing buffered it costs one atomic load. A flush's error
 // stays in the file's Writer: its next Write, Sync or Close returns it.
-func stdioFilesFlush() {
+func stdioFilesWriteOut() {
 	if stdioFilesOn && stdioFiles.dirty.Load() != 0 {
 		stdioFiles.flushEach(func(b *stdioFileBuf) bool { return b.lockIdle(0) })
 	}
@@ -143,6 +153,16 @@ func (r *stdioFileSet) buffers() []*stdioFileBuf {
 	return nil
 }
 
+// holds reports whether a file that has a buffer is the same file as fi.
+func (r *stdioFileSet) holds(fi FileInfo) bool {
+	for _, o := range r.buffers() {
+		if SameFile(o.info, fi) {
+			return true
+		}
+	}
+	return false
+}
+
 // decide decides whether f gets a buffer, once, and returns it.
 func (r *stdioFileSet) decide(f *File) *stdioFileBuf {
 	r.mu.Lock()
@@ -169,7 +189,7 @@ func (r *stdioFileSet) decide(f *File) *stdioFileBuf {
 // choose returns a new buffer for f, or nil if f stays plain: f is not a
 // regular file, is one of the standard files, is not written as a buffer
 // may write it (stdioPlainKind), or is the same file as standard output
-// or as a file that has a buffer. The writes through such a second *File
+// or as a file that has a buffer or a read buffer. The writes through such a second *File
 // stay plain, and every plain write flushes the buffers first, so the
 // file gets the bytes in the order the program wrote them. The caller
 // holds r.mu.
@@ -185,10 +205,8 @@ func (r *stdioFileSet) choose(f *File) *stdioFileBuf {
 	if s.out != nil && s.aliases(f) {
 		return nil
 	}
-	for _, o := range r.buffers() {
-		if SameFile(o.info, fi) {
-			return nil
-		}
+	if r.holds(fi) || stdioReads.holds(fi) {
+		return nil
 	}
 	b := &stdioFileBuf{info: fi, name: f.Name()}
 	b.f, b.whole, b.dirty = f, true, &r.dirty
@@ -237,15 +255,17 @@ func (r *stdioFileSet) tryFlush() {
 	if stdioFilesOn && r.dirty.Load() != 0 {
 		r.flushEach(func(b *stdioFileBuf) bool { return b.waitIdle(stdioTryWait) })
 	}
+	stdioReads.end(stdioTryWait, false)
 }
 
-// end writes out every buffer, waiting at most wait for a write under
-// way, leaves the files unbuffered, and reports a write error that no
-// call returned (unseen).
+// end writes out every buffer and gives back every read buffer, waiting
+// at most wait for a write or a read under way, leaves the files
+// unbuffered, and reports a write error that no call returned (unseen).
 func (r *stdioFileSet) end(wait time.Duration) {
 	if !stdioFilesOn {
 		return
 	}
+	stdioReads.end(wait, true)
 	for _, b := range r.buffers() {
 		if ok, err := b.finishOut(wait); ok {
 			b.unseen(err)

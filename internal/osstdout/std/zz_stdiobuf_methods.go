@@ -52,8 +52,15 @@ func (f *File) ReadFrom(r io.Reader) (n int64, err error) {
 }
 
 // Read flushes the original standard output before a read of the
-// original standard input that may wait (stdioStream.beforeRead).
+// original standard input that may wait (stdioStream.beforeRead). Under
+// -files a regular file open read-only reads through its own buffer
+// (zz_stdiobuf_reads.go).
 func (f *File) Read(b []byte) (n int, err error) {
+	if rb := stdioReadOf(f, len(b)); rb != nil {
+		if n, err, ok := rb.read(b); ok {
+			return n, err
+		}
+	}
 	stdioFilesFlush()
 	stdioOut.beforeRead(f)
 	return f.stdioRawRead(b)
@@ -136,6 +143,7 @@ func (f *File) Chown(uid, gid int) error {
 // the closed file and fail as they did without the buffer.
 func (f *File) Close() error {
 	stdioFilesFlush()
+	stdioReadClose(f)
 	if f != nil && f.stdioFile.buffered() {
 		ferr := f.stdioFile.buf.close()
 		if err := f.stdioRawClose(); err != nil {
@@ -157,6 +165,7 @@ func (f *File) Close() error {
 // the same descriptor (exec.Cmd with Stdout = os.Stdout) comes after what
 // the parent wrote before starting it.
 func StartProcess(name string, argv []string, attr *ProcAttr) (*Process, error) {
+	stdioReadsInherit(attr)
 	stdioBeforePeerWrite()
 	return stdioRawStartProcess(name, argv, attr)
 }

@@ -1,10 +1,12 @@
-// Command files writes to a file the way the idioms of issue 22 do, for
-// internal/osstdout's -files tests, which run it built plainly and with
-// -files and compare. Usage: files CASE FILE [ARGS].
+// Command files writes to a file and reads one the way the idioms of
+// issue 22 do, for internal/osstdout's -files tests, which run it built
+// plainly and with -files and compare. Usage: files CASE FILE [ARGS].
+// The cases that read find their input in FILE, or on standard input.
 package main
 
 import (
 	"bytes"
+	"encoding/binary"
 	"encoding/gob"
 	"encoding/json"
 	"fmt"
@@ -15,6 +17,7 @@ import (
 	"os/exec"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 )
@@ -36,8 +39,13 @@ func main() {
 	c(path, os.Args[3:])
 }
 
-func create(path string) *os.File {
-	f, err := os.Create(path)
+func create(path string) *os.File { return opened(os.Create(path)) }
+
+// open opens path read-only, or exits.
+func open(path string) *os.File { return opened(os.Open(path)) }
+
+// opened returns f, or exits if err is not nil.
+func opened(f *os.File, err error) *os.File {
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(2)
@@ -51,6 +59,50 @@ func fill(f io.Writer) {
 	for i := 0; i < lines; i++ {
 		fmt.Fprintf(f, "line %d of the file\n", i)
 	}
+}
+
+// scanInts reads up to n integers (all if n < 0) from r with fmt.Fscan
+// and prints how many, their sum and the error that stopped it.
+func scanInts(r io.Reader, n int) {
+	var count, sum int64
+	var err error
+	for n < 0 || count < int64(n) {
+		var x int64
+		if _, err = fmt.Fscan(r, &x); err != nil {
+			break
+		}
+		count++
+		sum += x
+	}
+	fmt.Println("scanned", count, sum, err)
+}
+
+// scanSum reads n integers from standard input with fmt.Scan and
+// returns their sum.
+func scanSum(n int) int64 {
+	var x, sum int64
+	for range n {
+		fmt.Scan(&x)
+		sum += x
+	}
+	return sum
+}
+
+// atoi is ARGS[i] as a number, or -1 if there is no such argument.
+func atoi(args []string, i int) int {
+	if i >= len(args) {
+		return -1
+	}
+	n, _ := strconv.Atoi(args[i])
+	return n
+}
+
+// offset prints f's offset as Seek and as the kernel (lseek on its
+// descriptor) see it.
+func offset(what string, f *os.File) {
+	at, err := f.Seek(0, io.SeekCurrent)
+	k, kerr := syscall.Seek(int(f.Fd()), 0, io.SeekCurrent)
+	fmt.Println(what, "Seek", at, err, "lseek", k, kerr)
 }
 
 // wait blocks until standard input ends.
@@ -211,6 +263,235 @@ var cases = map[string]func(path string, args []string){
 		for written := 0; written+64 < n; written += 32 {
 			f.WriteString("0123456789012345678901234567890\n")
 		}
+	},
+	// fmt.Scan of ARGS[0] integers (all if none) from standard input.
+	"scan": func(_ string, args []string) {
+		var count, sum int64
+		var err error
+		for n := atoi(args, 0); n < 0 || count < int64(n); {
+			var x int64
+			if _, err = fmt.Scan(&x); err != nil {
+				break
+			}
+			count++
+			sum += x
+		}
+		fmt.Println("scanned", count, sum, err)
+	},
+	// fmt.Scan of ARGS[0] integers from standard input after a line
+	// already written out: the program ends with nothing to write.
+	"scanquiet": func(_ string, args []string) {
+		fmt.Println("scanning")
+		os.Stdout.Sync()
+		scanSum(atoi(args, 0))
+	},
+	// fmt.Scan of ARGS[0] integers from standard input, then says
+	// ready (which gives a read buffer back), scans one more integer,
+	// and sleeps until the test kills it.
+	"scanwait": func(_ string, args []string) {
+		scanSum(atoi(args, 0))
+		fmt.Println("ready")
+		os.Stdout.Sync()
+		scanSum(1)
+		time.Sleep(time.Minute)
+	},
+	// fmt.Scan of ARGS[0] integers from standard input, then Exec of
+	// cat, which reads the rest.
+	"scanexec": func(_ string, args []string) {
+		sum := scanSum(atoi(args, 0))
+		fmt.Println("before exec", sum)
+		cat, err := exec.LookPath("cat")
+		if err == nil {
+			err = syscall.Exec(cat, []string{"cat"}, os.Environ())
+		}
+		fmt.Println(err)
+	},
+	// fmt.Scan of ARGS[0] integers from standard input, then a panic.
+	"scanpanic": func(_ string, args []string) {
+		scanSum(atoi(args, 0))
+		panic("files: the panic the test asks for")
+	},
+	// fmt.Fscan of the integers of the file, opened with os.Open.
+	"fscan": func(path string, _ []string) { scanInts(open(path), -1) },
+	// binary.Read of 16-byte records from the file to its end.
+	"binread": func(path string, _ []string) {
+		f := open(path)
+		var count, a, b int64
+		var err error
+		for {
+			var r struct{ A, B int64 }
+			if err = binary.Read(f, binary.LittleEndian, &r); err != nil {
+				break
+			}
+			count++
+			a += r.A
+			b ^= r.B
+		}
+		fmt.Println("records", count, a, b, err)
+	},
+	// os.Stdin.Read of one byte at a time to the end.
+	"bytes": func(_ string, _ []string) {
+		var c [1]byte
+		var n, lines, sum int64
+		for {
+			k, err := os.Stdin.Read(c[:])
+			if k == 1 {
+				n++
+				sum = sum*31 + int64(c[0])
+				if c[0] == '\n' {
+					lines++
+				}
+			}
+			if err != nil {
+				fmt.Println("bytes", n, lines, sum, err)
+				return
+			}
+		}
+	},
+	// Reads of ARGS[0] bytes at a time from the file (the sizes of a
+	// Read around the buffer's), each Read's count printed.
+	"sizes": func(path string, args []string) {
+		f := open(path)
+		p := make([]byte, atoi(args, 0))
+		var counts []int
+		sum := int64(0)
+		for {
+			k, err := f.Read(p)
+			counts = append(counts, k)
+			for _, c := range p[:k] {
+				sum = sum*31 + int64(c)
+			}
+			if err != nil {
+				fmt.Println("reads", len(counts), counts[len(counts)-3:], sum, err)
+				return
+			}
+		}
+	},
+	// fmt.Scan of ARGS[0] integers from standard input, then a child
+	// that inherits standard input reads the rest.
+	"scanchild": func(_ string, args []string) {
+		sum := scanSum(atoi(args, 0))
+		fmt.Println("parent", sum)
+		cmd := exec.Command("cat")
+		cmd.Stdin, cmd.Stdout = os.Stdin, os.Stdout
+		if err := cmd.Run(); err != nil {
+			fmt.Println(err)
+		}
+		// The child read to the end, and the parent goes on from there.
+		var x int64
+		n, err := fmt.Scan(&x)
+		fmt.Println("after the child", n, err)
+	},
+	// A child that inherits standard input reads a line of it while
+	// the program reads ARGS[0] integers: each gets its own bytes.
+	"scanwithchild": func(_ string, args []string) {
+		cmd := exec.Command("sh", "-c", "sleep 0.5; head -c 7")
+		cmd.Stdin, cmd.Stdout = os.Stdin, os.Stdout
+		if err := cmd.Start(); err != nil {
+			fmt.Println(err)
+			return
+		}
+		sum := scanSum(atoi(args, 0))
+		err := cmd.Wait()
+		var x int64
+		n, serr := fmt.Scan(&x)
+		fmt.Println("parent", sum, err, "then", n, x, serr)
+	},
+	// fmt.Scan of ARGS[0] integers from standard input, then Close of
+	// standard input: the shell's next command reads the rest.
+	"scanclose": func(_ string, args []string) {
+		sum := scanSum(atoi(args, 0))
+		fmt.Println("closed", sum, os.Stdin.Close())
+	},
+	// Small reads, then the offset as Seek and the descriptor see it,
+	// then more reads from there, and from the start again.
+	"seek": func(path string, _ []string) {
+		f := open(path)
+		scanInts(f, 5)
+		offset("after 5", f)
+		scanInts(f, 7)
+		offset("after 12", f)
+		f.Seek(3, io.SeekStart)
+		scanInts(f, 2)
+		fi, err := f.Stat()
+		fmt.Println("Stat", fi.Size(), err)
+		offset("after Stat", f)
+		var b [10]byte
+		n, err := f.ReadAt(b[:], 2)
+		fmt.Printf("ReadAt %q %v\n", b[:n], err)
+		scanInts(f, 2)
+		offset("after ReadAt", f)
+		scanInts(f, 2)
+		rest := create(path + ".rest")
+		k, err := io.Copy(rest, f)
+		fmt.Println("copied", k, err)
+		fmt.Println("Close", f.Close())
+		_, err = f.Read(b[:1])
+		fmt.Println("Read after Close:", err)
+	},
+	// Four goroutines read the file through one *File in small Reads:
+	// every byte is read once.
+	"concurrent": func(path string, _ []string) {
+		f := open(path)
+		var mu sync.Mutex
+		var n, sum int64
+		var wg sync.WaitGroup
+		for g := range 4 {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				p := make([]byte, 1+g*5)
+				for {
+					k, err := f.Read(p)
+					mu.Lock()
+					n += int64(k)
+					for _, c := range p[:k] {
+						sum += int64(c)
+					}
+					mu.Unlock()
+					if err != nil {
+						return
+					}
+				}
+			}()
+		}
+		wg.Wait()
+		fmt.Println("read", n, sum)
+	},
+	// A read buffer meets writes through another *File on the same
+	// file: each read sees every byte written before it.
+	"coherent": func(path string, _ []string) {
+		r := open(path)
+		scanInts(r, 3)
+		w, err := os.OpenFile(path, os.O_WRONLY, 0)
+		if err != nil {
+			fmt.Println(err)
+			return
+		}
+		// Over the fifth line on (the lines have 7 bytes): the integers
+		// r reads next change.
+		at := 4 * 7
+		w.WriteAt([]byte("111111\n222222\n"), int64(at))
+		scanInts(r, 3)
+		w.Seek(int64(at+7*3), io.SeekStart)
+		fmt.Fprintf(w, "%d\n%d\n", 333333, 444444)
+		scanInts(r, 3)
+		// Written through w, read through a new *File while w may still
+		// hold the bytes.
+		fmt.Fprintf(w, "%d\n", 555555)
+		g := open(path)
+		scanInts(g, 8)
+		// And back through r after another write.
+		w.Seek(0, io.SeekEnd)
+		fmt.Fprintf(w, "%d\n", 777777)
+		scanInts(r, -1)
+		// A file with a write buffer, read through another *File.
+		w2 := create(path + ".2")
+		fmt.Fprintf(w2, "%d\n%d\n%d\n", 1, 2, 3)
+		r2 := open(path + ".2")
+		scanInts(r2, 2)
+		fmt.Fprintf(w2, "%d\n%d\n", 4, 5)
+		scanInts(r2, -1)
 	},
 	// Starts a shell that prints the file's size when SIGTERM comes,
 	// writes the file, then signals the shell.

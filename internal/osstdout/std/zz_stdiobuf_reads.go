@@ -1,0 +1,401 @@
+//go:build stdiobuf_std
+
+// This file is added to package os by `stdiobuf build -stdout`; it does
+// something only in a build with -files (stdioFilesOn). A regular file
+// open read-only (standard input among them) then reads through a buffer
+// of its own: a Read smaller than the buffer is served from it, and the
+// buffer is filled by one read(2) of the policy's size; a larger Read
+// goes to the kernel after what is buffered, as bufio's Reader sends it.
+// The buffer's size is what a bufio.Reader (stream, under the overlay)
+// over the file decides, as for any stream (STDIOBUF_POLICY, _STDBUF_I
+// on standard input, the cap at the file's size). A Read returns what a
+// plain Read returns: as many bytes as asked for, fewer only at the end
+// of the file.
+//
+// The file's kernel offset runs ahead of the program's while bytes are
+// buffered. Before anything through which another process, or the
+// program by another route, could see the offset or the file, the
+// buffered bytes are given back (lseek(fd, -unread, SEEK_CUR), as GNU
+// head and glibc's fflush on an input stream do) and dropped: wherever
+// the write buffers are written out (stdioFilesFlush: any other call on
+// a *File, a path operation, a write to a pipe, a socket or a terminal,
+// a signal sent, a child started), at Exec, and at exit, a panic, main's
+// Goexit and a fatal signal, after which reads stay plain. So
+// `{ prog; cat; } < file` hands cat exactly the rest. A file handed to
+// a child (os.StartProcess's Files: exec.Cmd's Stdin = os.Stdin) is read
+// plainly from then on, since the child may read the same offset while
+// the program does. ReadAt does not see the offset and gives nothing
+// back.
+//
+// Coherence inside the process: no file has a read buffer and a write
+// buffer at once (a file that has one gets no other: a second *File on
+// it stays plain), nor a read buffer while it is standard output's file.
+// Every plain write and every plain read writes out every write buffer
+// and gives back every read buffer first, so a write through any *File
+// is seen by the next read through another.
+//
+// Reads are decided at a *File's second Read of fewer than
+// stdioReadSmall bytes: a program that reads a file in large blocks, or
+// reads a small file whole (os.ReadFile), pays no fstat for a decision.
+
+package os
+
+import (
+	"bufio"
+	"io"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// Values of stdioReadState's v.
+const (
+	stdioReadFresh    = iota // no Read of fewer than stdioReadSmall bytes yet
+	stdioReadOnce            // one such Read, made plainly
+	stdioReadPlain           // decided: no read buffer
+	stdioReadBuffered        // decided: buf
+)
+
+// stdioReadSmall is the size below which a Read counts toward the
+// decision: bufio's buffer size, the smallest a policy gives a regular
+// file.
+const stdioReadSmall = 4096
+
+// stdioReadState is a field of every *File (the generator adds it to
+// os's file struct, internal/osstdout): whether the file reads through a
+// buffer of its own, decided once per *File.
+type stdioReadState struct {
+	v   atomic.Uint32 // stdioReadFresh, stdioReadOnce, stdioReadPlain or stdioReadBuffered
+	buf *stdioReadBuf // the buffer; set before v becomes stdioReadBuffered and never changed
+}
+
+// stdioReadBuf is the read buffer of one regular file.
+type stdioReadBuf struct {
+	f    *File    // the file; set once
+	fd   uintptr  // f's descriptor, what a child is handed; set once
+	info FileInfo // f's fstat when it was decided: what another file is compared with
+	size int      // the buffer's size, the policy's for f (stream's decision); set once
+
+	mu     sync.Mutex // guards buf, r, w and direct; held across read(2) and lseek(2) of a regular file, which wait for no peer
+	buf    []byte     // nil until the first fill, then size bytes
+	r, w   int        // buf[r:w] is read from the kernel and not yet by the program
+	direct bool       // reads go straight to f once buf is empty: after Close, at exit, once a child was handed f
+
+	held atomic.Bool // r < w; written under mu
+}
+
+// stdioReadSet is every file that has a read buffer.
+type stdioReadSet struct {
+	list atomic.Pointer[[]*stdioReadBuf] // the buffers of the files not closed; replaced whole under stdioFiles.mu
+	held atomic.Int32                    // how many buffers hold unread bytes
+}
+
+var stdioReads stdioReadSet
+
+// stdioReadPlainKind reports whether f, a regular file, must be read
+// plainly: it is not open read-only, or open with O_DIRECT, or on a file
+// system whose files are made at each read. The target's own file sets
+// it (Linux: its sys_linux.go); where it is nil, every file is read
+// plainly.
+var stdioReadPlainKind func(f *File) bool
+
+// stdioRawInput is f with its original Read, for stream's decision of
+// the buffer's size (the descriptor comes through stdioRawFile).
+type stdioRawInput struct{ stdioRawFile }
+
+func (r stdioRawInput) Read(b []byte) (int, error) { return r.f.stdioRawRead(b) }
+
+// stdioReadOf returns f's read buffer for a Read of n bytes, deciding at
+// f's second Read of fewer than stdioReadSmall bytes whether f gets one;
+// nil if f is read plainly, for now or for good.
+func stdioReadOf(f *File, n int) *stdioReadBuf {
+	if !stdioFilesOn || f == nil {
+		return nil
+	}
+	st := &f.stdioRead
+	switch st.v.Load() {
+	case stdioReadBuffered:
+		return st.buf
+	case stdioReadPlain:
+		return nil
+	case stdioReadFresh:
+		if n < stdioReadSmall {
+			st.v.CompareAndSwap(stdioReadFresh, stdioReadOnce)
+		}
+		return nil
+	}
+	if n >= stdioReadSmall {
+		return nil
+	}
+	return stdioReads.decide(f)
+}
+
+// buffers returns the read buffers of the files not closed.
+func (r *stdioReadSet) buffers() []*stdioReadBuf {
+	if l := r.list.Load(); l != nil {
+		return *l
+	}
+	return nil
+}
+
+// holds reports whether a file that has a read buffer is the same file
+// as fi.
+func (r *stdioReadSet) holds(fi FileInfo) bool {
+	for _, o := range r.buffers() {
+		if SameFile(o.info, fi) {
+			return true
+		}
+	}
+	return false
+}
+
+// decide decides whether f gets a read buffer, once, and returns it.
+// The decisions of read and write buffers are serialised by one mutex,
+// stdioFiles.mu, so that no file gets both.
+func (r *stdioReadSet) decide(f *File) *stdioReadBuf {
+	stdioFiles.mu.Lock()
+	defer stdioFiles.mu.Unlock()
+	st := &f.stdioRead
+	if v := st.v.Load(); v == stdioReadBuffered || v == stdioReadPlain {
+		return st.buf
+	}
+	b := r.choose(f)
+	if b == nil {
+		st.v.Store(stdioReadPlain)
+		return nil
+	}
+	st.buf = b
+	st.v.Store(stdioReadBuffered)
+	old := r.buffers()
+	l := make([]*stdioReadBuf, len(old), len(old)+1)
+	copy(l, old)
+	l = append(l, b)
+	r.list.Store(&l)
+	return b
+}
+
+// choose returns a new read buffer for f, or nil if f is read plainly:
+// f is not a regular file, is standard output or standard error, is not
+// read as a buffer may read it (stdioReadPlainKind), is the same file as
+// standard output or as a file that has a read or a write buffer, or the
+// policy leaves it unbuffered (_STDBUF_I=0 on standard input). The
+// buffer's size is a bufio.Reader's over f (stream's decision: the
+// policy, the _STDBUF_ variables, the cap at the file's size). The
+// caller holds stdioFiles.mu.
+func (r *stdioReadSet) choose(f *File) *stdioReadBuf {
+	s := stdioOut
+	if stdioReadPlainKind == nil || f == s.out || f == s.errf {
+		return nil
+	}
+	fi, err := f.stdioRawStat()
+	if err != nil || !fi.Mode().IsRegular() || stdioReadPlainKind(f) {
+		return nil
+	}
+	if s.out != nil && s.aliases(f) || r.holds(fi) || stdioFiles.holds(fi) {
+		return nil
+	}
+	in := bufio.NewReader(stdioRawInput{stdioRawFile{f}}).Info()
+	if in.Mode == bufio.Unbuffered || in.Size <= 1 {
+		return nil
+	}
+	return &stdioReadBuf{f: f, fd: f.stdioRawFd(), info: fi, size: in.Size}
+}
+
+// remove takes b out of the set: its file is being closed.
+func (r *stdioReadSet) remove(b *stdioReadBuf) {
+	stdioFiles.mu.Lock()
+	defer stdioFiles.mu.Unlock()
+	old := r.buffers()
+	l := make([]*stdioReadBuf, 0, len(old))
+	for _, o := range old {
+		if o != b {
+			l = append(l, o)
+		}
+	}
+	r.list.Store(&l)
+}
+
+// read is a Read of the file through its buffer; ok is false if the file
+// is read plainly now, and the caller reads it so.
+func (b *stdioReadBuf) read(p []byte) (n int, err error, ok bool) {
+	b.mu.Lock()
+	if len(p) <= b.w-b.r && len(p) > 0 {
+		// The common case first, straight through: all of p buffered.
+		n = copy(p, b.buf[b.r:b.w])
+		b.r += n
+		if b.r == b.w {
+			b.setHeld(false)
+		}
+		b.mu.Unlock()
+		return n, nil, true
+	}
+	if b.direct && b.r == b.w {
+		b.mu.Unlock()
+		return 0, nil, false
+	}
+	n, err = b.take(p)
+	b.setHeld(b.r < b.w)
+	b.mu.Unlock()
+	return n, err, true
+}
+
+// take fills p as a read(2) of a regular file does: from the buffer,
+// then from the kernel, fewer bytes than len(p) only where the kernel
+// gave fewer than asked (the end of the file) or an error came; an error
+// after some bytes waits for the next Read, as read(2) returns it. The
+// rest of p goes straight into p if it is a buffer or more, as bufio's
+// Reader reads it, else the buffer is filled by one read(2). Before the
+// kernel is asked, standard output is flushed as before a plain read of
+// standard input (stdioStream.beforeRead). The caller holds mu.
+func (b *stdioReadBuf) take(p []byte) (n int, err error) {
+	short := false // the last read(2) gave less than it asked for
+	for n < len(p) {
+		if b.r == b.w {
+			if short || b.direct {
+				break
+			}
+			stdioOut.beforeRead(b.f)
+			if rest := len(p) - n; rest >= b.size {
+				m, err := b.f.stdioRawRead(p[n:])
+				n += m
+				if err != nil && n == 0 {
+					return 0, err
+				}
+				break
+			}
+			if b.buf == nil {
+				b.buf = make([]byte, b.size)
+			}
+			m, err := b.f.stdioRawRead(b.buf)
+			b.r, b.w = 0, m
+			if m == 0 {
+				if n == 0 {
+					return 0, err
+				}
+				break
+			}
+			short = m < len(b.buf)
+		}
+		k := copy(p[n:], b.buf[b.r:b.w])
+		b.r += k
+		n += k
+	}
+	return n, nil
+}
+
+// setHeld records whether r holds unread bytes, in held and in the
+// count of buffers that do. The caller holds mu.
+func (b *stdioReadBuf) setHeld(v bool) {
+	if b.held.Load() == v {
+		return
+	}
+	b.held.Store(v)
+	if v {
+		stdioReads.held.Add(1)
+	} else {
+		stdioReads.held.Add(-1)
+	}
+}
+
+// giveBack moves the file's offset back over the unread bytes and drops
+// them (lseek(fd, -unread, SEEK_CUR), as glibc's fflush on an input
+// stream), so that the kernel's offset is the program's; if the lseek
+// fails, the bytes stay. With last, the file is read plainly from then
+// on. The caller holds mu.
+func (b *stdioReadBuf) giveBack(last bool) {
+	if unread := b.w - b.r; unread > 0 {
+		if _, err := b.f.stdioRawSeek(-int64(unread), io.SeekCurrent); err == nil {
+			b.r, b.w = 0, 0
+		}
+	}
+	b.setHeld(b.r < b.w)
+	b.direct = b.direct || last
+}
+
+// stdioReadsGiveBack gives back every read buffer's unread bytes: part
+// of stdioFilesFlush. With nothing buffered it costs one atomic load.
+// It waits for a read under way, a regular file's read(2).
+func stdioReadsGiveBack() {
+	if !stdioFilesOn || stdioReads.held.Load() == 0 {
+		return
+	}
+	for _, b := range stdioReads.buffers() {
+		if b.held.Load() {
+			b.mu.Lock()
+			b.giveBack(false)
+			b.mu.Unlock()
+		}
+	}
+}
+
+// end gives back every read buffer's unread bytes where waiting no longer
+// than wait for a read under way (a dying program's, Exec's, exit's);
+// with last (exit, a panic, main's Goexit, a fatal signal) every file is
+// read plainly from then on, so that no read after it moves an offset
+// ahead again.
+func (r *stdioReadSet) end(wait time.Duration, last bool) {
+	if !stdioFilesOn || !last && r.held.Load() == 0 {
+		return
+	}
+	for _, b := range r.buffers() {
+		if !last && !b.held.Load() || !stdioTryLock(&b.mu, int64(wait)) {
+			continue
+		}
+		b.giveBack(last)
+		b.mu.Unlock()
+	}
+}
+
+// stdioReadsInherit gives back the read buffer of every file in attr's
+// Files, which a child is about to be handed, and leaves those files
+// read plainly, decided or not: the child reads on from where the
+// program stopped, and may read the same offset while the program does.
+func stdioReadsInherit(attr *ProcAttr) {
+	if !stdioFilesOn || attr == nil {
+		return
+	}
+	for _, a := range attr.Files {
+		if a == nil {
+			continue
+		}
+		stdioReads.plain(a)
+		if len(stdioReads.buffers()) == 0 {
+			continue
+		}
+		fd := a.stdioRawFd()
+		for _, b := range stdioReads.buffers() {
+			if b.fd == fd {
+				b.mu.Lock()
+				b.giveBack(true)
+				b.mu.Unlock()
+			}
+		}
+	}
+}
+
+// plain makes f read plainly from now on if it is not decided yet.
+func (r *stdioReadSet) plain(f *File) {
+	st := &f.stdioRead
+	if v := st.v.Load(); v == stdioReadBuffered || v == stdioReadPlain {
+		return
+	}
+	stdioFiles.mu.Lock()
+	if st.v.Load() != stdioReadBuffered {
+		st.v.Store(stdioReadPlain)
+	}
+	stdioFiles.mu.Unlock()
+}
+
+// stdioReadClose gives back f's unread bytes before f is closed, and
+// leaves later reads to go straight to the closed file, where they fail
+// as without the buffer.
+func stdioReadClose(f *File) {
+	if !stdioFilesOn || f == nil || f.stdioRead.v.Load() != stdioReadBuffered {
+		return
+	}
+	b := f.stdioRead.buf
+	b.mu.Lock()
+	b.giveBack(true)
+	b.mu.Unlock()
+	stdioReads.remove(b)
+}
