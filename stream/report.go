@@ -163,17 +163,6 @@ func (b *Writer) countWrite() {
 	}
 }
 
-// countAround counts a write of n bytes that b's owner made straight to
-// b's descriptor, around the buffer, as one call and one write: package
-// os's buffers (-stdout, -files) send a write of a buffer or more so.
-func (b *Writer) countAround(n int) {
-	if reportOn && b.s.overFD {
-		b.s.calls.taken++
-		b.s.calls.writes++
-		b.s.calls.bytes += int64(max(n, 0))
-	}
-}
-
 // registerReport registers b after a decision and makes it count.
 func (b *Writer) registerReport() {
 	reportDecided(b, &b.s, b.wr, writing)

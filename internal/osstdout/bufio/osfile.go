@@ -155,9 +155,16 @@ func fdPath(fd int) string {
 }
 
 // wroteAround counts, for the report, a write of n bytes that package os
-// made straight to w's descriptor, around w; os calls it through a
-// go:linkname (its zz_stdiobuf_report.go, stdioWroteAround, repeats this
-// signature: change both together).
+// made straight to w's descriptor, around w, as one call and one write:
+// os's buffers (-stdout, -files) send a write of a buffer or more so. os
+// calls it through a go:linkname (its zz_stdiobuf_report.go,
+// stdioWroteAround, repeats this signature: change both together).
 //
 //go:linkname wroteAround
-func wroteAround(w *Writer, n int) { w.countAround(n) }
+func wroteAround(w *Writer, n int) {
+	if reportOn && w.s.overFD {
+		w.s.calls.taken++
+		w.s.calls.writes++
+		w.s.calls.bytes += int64(max(n, 0))
+	}
+}
