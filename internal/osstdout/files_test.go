@@ -156,6 +156,34 @@ func TestFilesSameAsPlain(t *testing.T) {
 	}
 }
 
+// TestFilesReadOwnOutput: with standard output a regular file, a read of
+// it through another *File and os.Stat of its path see every line
+// printed before, as in the plain build (no bound).
+func TestFilesReadOwnOutput(t *testing.T) {
+	plain, files := filesPrograms(t)
+	run := func(bin string) string {
+		cmd, path := fileCmd(t, bin, "readout", nil)
+		out, err := os.Create(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer out.Close()
+		var errb bytes.Buffer
+		cmd.Stdout, cmd.Stderr = out, &errb
+		if err := cmd.Run(); err != nil {
+			t.Fatalf("%s readout: %v\n%s", bin, err, errb.String())
+		}
+		return errb.String()
+	}
+	want := run(plain)
+	if want != "6 12\n" {
+		t.Fatalf("the plain build saw %q, want %q", want, "6 12\n")
+	}
+	if got := run(files); got != want {
+		t.Errorf("-files saw %q of its own output, the plain build %q", got, want)
+	}
+}
+
 // TestFilesRace: the Fprintf loop under -race gives the plain bytes.
 func TestFilesRace(t *testing.T) {
 	plain, _ := filesPrograms(t)

@@ -25,7 +25,7 @@ var tableCells = map[string]map[string]string{
 	"syncFlush":   {"stdout": "flushes, err"},
 	"close":       {"stdout": "flushes, err"},
 	"flushBefore": {"stdout": "flushes"},
-	"beforeRead":  {"stdin": "before read", "peer": "before read"},
+	"beforeRead":  {"stdin": "before read", "alias": "orders", "peer": "before read"},
 	"beforeWrite": {"alias": "orders", "peer": "flushes"},
 	"buffering":   {},
 }

@@ -3,9 +3,11 @@
 // This file is added to package os by `stdiobuf build -files`. The
 // generator renames the toolchain's own names in internal/osstdout's
 // FilesMethods and FilesFuncs to stdioRaw<Name>; the ones here take their
-// place and write out every buffered file first (stdioFilesFlush): what
-// reads a file's contents or its metadata, changes or names it sees every
-// byte written before. (A signal sent is -stdout's: zz_stdiobuf_methods.go.)
+// place and write out every buffered file first (stdioFilesFlush; the path
+// operations also standard output, where it is a regular file:
+// stdioBeforePath): what reads a file's contents or its metadata, changes
+// or names it sees every byte written before. (A signal sent is
+// -stdout's: zz_stdiobuf_methods.go.)
 
 package os
 
@@ -42,92 +44,92 @@ func (f *File) Readdirnames(n int) (names []string, err error) {
 }
 
 func Stat(name string) (FileInfo, error) {
-	stdioFilesFlush()
+	stdioBeforePath()
 	return stdioRawStat(name)
 }
 
 func Lstat(name string) (FileInfo, error) {
-	stdioFilesFlush()
+	stdioBeforePath()
 	return stdioRawLstat(name)
 }
 
 // OpenFile is also Open, Create, ReadFile, WriteFile and CreateTemp's.
 func OpenFile(name string, flag int, perm FileMode) (*File, error) {
-	stdioFilesFlush()
+	stdioBeforePath()
 	return stdioRawOpenFile(name, flag, perm)
 }
 
 func Rename(oldpath, newpath string) error {
-	stdioFilesFlush()
+	stdioBeforePath()
 	return stdioRawRename(oldpath, newpath)
 }
 
 func Link(oldname, newname string) error {
-	stdioFilesFlush()
+	stdioBeforePath()
 	return stdioRawLink(oldname, newname)
 }
 
 func Symlink(oldname, newname string) error {
-	stdioFilesFlush()
+	stdioBeforePath()
 	return stdioRawSymlink(oldname, newname)
 }
 
 func Readlink(name string) (string, error) {
-	stdioFilesFlush()
+	stdioBeforePath()
 	return stdioRawReadlink(name)
 }
 
 func Remove(name string) error {
-	stdioFilesFlush()
+	stdioBeforePath()
 	return stdioRawRemove(name)
 }
 
 func RemoveAll(path string) error {
-	stdioFilesFlush()
+	stdioBeforePath()
 	return stdioRawRemoveAll(path)
 }
 
 func Truncate(name string, size int64) error {
-	stdioFilesFlush()
+	stdioBeforePath()
 	return stdioRawTruncate(name, size)
 }
 
 func Chmod(name string, mode FileMode) error {
-	stdioFilesFlush()
+	stdioBeforePath()
 	return stdioRawChmod(name, mode)
 }
 
 func Chown(name string, uid, gid int) error {
-	stdioFilesFlush()
+	stdioBeforePath()
 	return stdioRawChown(name, uid, gid)
 }
 
 func Lchown(name string, uid, gid int) error {
-	stdioFilesFlush()
+	stdioBeforePath()
 	return stdioRawLchown(name, uid, gid)
 }
 
 func Chtimes(name string, atime time.Time, mtime time.Time) error {
-	stdioFilesFlush()
+	stdioBeforePath()
 	return stdioRawChtimes(name, atime, mtime)
 }
 
 func Mkdir(name string, perm FileMode) error {
-	stdioFilesFlush()
+	stdioBeforePath()
 	return stdioRawMkdir(name, perm)
 }
 
 func MkdirAll(path string, perm FileMode) error {
-	stdioFilesFlush()
+	stdioBeforePath()
 	return stdioRawMkdirAll(path, perm)
 }
 
 func MkdirTemp(dir, pattern string) (string, error) {
-	stdioFilesFlush()
+	stdioBeforePath()
 	return stdioRawMkdirTemp(dir, pattern)
 }
 
 func ReadDir(name string) ([]DirEntry, error) {
-	stdioFilesFlush()
+	stdioBeforePath()
 	return stdioRawReadDir(name)
 }

@@ -18,7 +18,7 @@
 //	Write           buffers       -            orders   flushes      -
 //	WriteAt         flushes       -            orders   flushes      -
 //	ReadFrom        flushes, err  -            orders   flushes      -
-//	Read            -             before read  -        before read  -
+//	Read            -             before read  orders   before read  -
 //	Fd              flushes       before read  orders   flushes      -
 //	SyscallConn     flushes       before read  orders   flushes      -
 //	Sync            flushes, err  -            -        -            -
@@ -57,7 +57,9 @@
 //     never waits on it, if the file is a peer, or stdin that is not a
 //     regular file, or stdout is line buffered (beforeRead).
 //   - orders: before the call, after a flush under way, so that the file
-//     gets the bytes in the order the program wrote them (beforeWrite).
+//     gets the bytes in the order the program wrote them, and a read
+//     finds them all (beforeWrite; beforeRead, where stdout is a regular
+//     file: a read of a pipe or terminal stdout writes to is a peer's).
 //
 // zz_stdiobuf_buffer.go says who waits for whom.
 //
@@ -388,8 +390,21 @@ func (s *stdioStream) beforeRead(f *File) {
 		if s.inFile && !s.line {
 			return
 		}
-	} else if s.relation(f) != stdioPeer {
-		return
+	} else {
+		switch s.relation(f) {
+		case stdioPeer:
+		case stdioAlias:
+			// Standard output's own file read through another *File
+			// (os.ReadFile of its path, /dev/stdout): a regular file
+			// must show every byte printed before, and writing it
+			// waits for no peer; anything else is a peer's.
+			if s.outInfo.Mode().IsRegular() {
+				s.flushOrdered(0)
+				return
+			}
+		default:
+			return
+		}
 	}
 	s.handOff()
 }
@@ -443,6 +458,21 @@ func (s *stdioStream) beforeWrite(f *File) {
 func stdioBeforePeerWrite() {
 	stdioFilesFlush()
 	stdioOut.flushBefore(nil)
+}
+
+// stdioBeforePath comes before a path operation (-files wraps os's): the
+// files are written out, and standard output too where it is a regular
+// file, which the path may name (os.Stat of its name sees its size).
+func stdioBeforePath() {
+	stdioFilesFlush()
+	s := stdioOut
+	if s.out == nil || !s.pending.Load() {
+		return
+	}
+	s.outOnce.Do(func() { s.outInfo, _ = s.out.stdioRawStat() })
+	if s.outInfo != nil && s.outInfo.Mode().IsRegular() {
+		s.flushOrdered(0)
+	}
 }
 
 // stdioBeforePeerRead is what comes before a read of a socket, which may

@@ -137,6 +137,23 @@ var cases = map[string]func(path string, args []string){
 		fmt.Fprintln(os.Stderr, "done")
 		time.Sleep(time.Minute)
 	},
+	// Standard output is the file at path: what a read through another
+	// *File, opened before the line, and os.Stat of the path see of it.
+	"readout": func(path string, _ []string) {
+		f := open(path)
+		fmt.Println("hello")
+		b, err := io.ReadAll(f)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, err)
+		}
+		fmt.Println("world")
+		fi, err := os.Stat(path)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			return
+		}
+		fmt.Fprintln(os.Stderr, len(b), fi.Size())
+	},
 	// The sizes os.Stat and f.Stat see.
 	"stat": func(path string, _ []string) {
 		f := create(path)
