@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
 # bench/stdout-std.sh: the standard library's own tests, `go test -short`,
-# run plainly and under the `stdiobuf build -stdout` overlay, compared test
-# by test (bench/stdoutstd): every test that passes plainly and fails
-# under the overlay is listed. The runs use -json, so each test binary's
-# standard output and standard error go to one pipe, as `go test -v`
-# leaves them, and test2json sorts the lines into tests.
+# run plainly and under the `stdiobuf build -stdout` overlay (or -files's,
+# with STDIOBUF_MODE=files), compared test by test (bench/stdoutstd):
+# every test that passes plainly and fails under the overlay is listed.
+# The runs use -json, so each test binary's standard output and standard
+# error go to one pipe, as `go test -v` leaves them, and test2json sorts
+# the lines into tests.
 #
 #   bench/stdout-std.sh [-o RESULTS.md] [-k DIR] [-p PLAIN.json] [PKG...]
+#   STDIOBUF_MODE=files bench/stdout-std.sh ...   under -files
 #
 # PKG defaults to std (several minutes each way, more on a loaded
 # machine). -o writes the report there too (default: only
@@ -31,6 +33,11 @@ done
 shift $((OPTIND - 1))
 pkgs=("$@")
 [ ${#pkgs[@]} -gt 0 ] || pkgs=(std)
+mode=${STDIOBUF_MODE:-stdout}
+case $mode in
+stdout | files) ;;
+*) echo "$0: STDIOBUF_MODE=$mode: want stdout or files" >&2; exit 2 ;;
+esac
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -38,7 +45,7 @@ logs=${keep:-$tmp}
 mkdir -p "$logs"
 go build -o "$tmp/stdiobuf" ./cmd/stdiobuf
 go build -o "$tmp/stdoutstd" ./bench/stdoutstd
-overlay=$("$tmp/stdiobuf" overlay -stdout)
+overlay=$("$tmp/stdiobuf" overlay "-$mode")
 
 # gotest NAME [go test flags]: one run into $logs/NAME.json; prints its
 # wall time in seconds. From a directory outside the module, so its
@@ -63,21 +70,21 @@ if [ -n "$plainlog" ]; then
 else
 	plain_s="$(gotest plain) s"
 fi
-stdout_s=$(gotest stdout -overlay="$overlay")
+overlay_s=$(gotest "$mode" -overlay="$overlay")
 load1=$(cut -d' ' -f1-3 /proc/loadavg)
 
 {
-	echo "# The standard library's tests under \`stdiobuf build -stdout\`"
+	echo "# The standard library's tests under \`stdiobuf build -$mode\`"
 	echo
 	echo "- started: $start; machine: $(lscpu | sed -n 's/^Model name: *//p'), $(nproc) CPUs; load average $load0 at the start, $load1 at the end (other work was running)"
 	echo "- $(go version); $("$tmp/stdiobuf" version | head -1)"
-	echo "- command: \`bench/stdout-std.sh ${*:-}\` at $rev; packages: ${pkgs[*]}; flags: ${GOTESTFLAGS:--short -count=1} -json"
-	echo "- wall time: plain ${plain_s}, -stdout ${stdout_s} s (the -stdout run rebuilds every package)"
+	echo "- command: \`STDIOBUF_MODE=$mode bench/stdout-std.sh ${*:-}\` at $rev; packages: ${pkgs[*]}; flags: ${GOTESTFLAGS:--short -count=1} -json"
+	echo "- wall time: plain ${plain_s}, -$mode ${overlay_s} s (the -$mode run rebuilds every package)"
 	echo
-	"$tmp/stdoutstd" -outputs "$logs/plain.json" "$logs/stdout.json" && status=0 || status=$?
+	"$tmp/stdoutstd" -outputs -name "-$mode" "$logs/plain.json" "$logs/$mode.json" && status=0 || status=$?
 	echo
-	echo "go test's own messages (build failures) under -stdout:"
+	echo "go test's own messages (build failures) under -$mode:"
 	echo
-	sed 's/^/    /' "$logs/stdout.stderr" | head -50
+	sed 's/^/    /' "$logs/$mode.stderr" | head -50
 	exit "$status"
 } | tee ${out:+"$out"}

@@ -1,11 +1,12 @@
 // Command stdoutstd compares two `go test -json` runs of the same
-// packages, a plain one and one under the `stdiobuf build -stdout`
-// overlay, and reports, as Markdown on standard output, the counts of
-// each run and every test (or package) that passed plainly and did not
-// pass under the overlay; with -outputs, also the tests whose output
-// differs once timings are taken out.
+// packages, a plain one and one under the `stdiobuf build -stdout` (or
+// -files) overlay, and reports, as Markdown on standard output, the
+// counts of each run and every test (or package) that passed plainly
+// and did not pass under the overlay; with -outputs, also the tests
+// whose output differs once timings are taken out. -name is the
+// overlay's flag as the report names it (default -stdout).
 //
-//	go run ./bench/stdoutstd [-outputs] PLAIN.json STDOUT.json
+//	go run ./bench/stdoutstd [-outputs] [-name -files] PLAIN.json OVERLAY.json
 //
 // Exit status: 0 when nothing that passed plainly failed under the
 // overlay, 1 when something did, 2 on bad input.
@@ -162,14 +163,15 @@ func readFile(name string) (*run, error) {
 	return r, nil
 }
 
-// report writes the comparison and returns the regressions.
-func report(w io.Writer, plain, buffered *run, outputs bool) []key {
+// report writes the comparison of plain with buffered, the run under the
+// overlay named name, and returns the regressions.
+func report(w io.Writer, plain, buffered *run, name string, outputs bool) []key {
 	pp, pf, ps := plain.counts()
 	bp, bf, bs := buffered.counts()
 	fmt.Fprintf(w, "| run | tests passed | failed | skipped |\n|---|---|---|---|\n")
-	fmt.Fprintf(w, "| plain | %d | %d | %d |\n| -stdout | %d | %d | %d |\n\n", pp, pf, ps, bp, bf, bs)
+	fmt.Fprintf(w, "| plain | %d | %d | %d |\n| %s | %d | %d | %d |\n\n", pp, pf, ps, name, bp, bf, bs)
 	reg := regressions(plain, buffered)
-	fmt.Fprintf(w, "Passed plainly, not under -stdout: %d\n\n", len(reg))
+	fmt.Fprintf(w, "Passed plainly, not under %s: %d\n\n", name, len(reg))
 	for _, k := range reg {
 		got := buffered.result[k]
 		if got == "" {
@@ -189,8 +191,9 @@ func report(w io.Writer, plain, buffered *run, outputs bool) []key {
 
 func main() {
 	outputs := flag.Bool("outputs", false, "also list the tests whose output differs")
+	name := flag.String("name", "-stdout", "the overlay's `flag`, as the report names the second run")
 	flag.Usage = func() {
-		fmt.Fprintln(os.Stderr, "usage: stdoutstd [-outputs] PLAIN.json STDOUT.json")
+		fmt.Fprintln(os.Stderr, "usage: stdoutstd [-outputs] [-name FLAG] PLAIN.json OVERLAY.json")
 		flag.PrintDefaults()
 	}
 	flag.Parse()
@@ -204,7 +207,7 @@ func main() {
 		fmt.Fprintln(os.Stderr, "stdoutstd:", err)
 		os.Exit(2)
 	}
-	if len(report(os.Stdout, plain, buffered, *outputs)) > 0 {
+	if len(report(os.Stdout, plain, buffered, *name, *outputs)) > 0 {
 		os.Exit(1)
 	}
 }

@@ -72,8 +72,8 @@ func TestCompare(t *testing.T) {
 		t.Errorf("differing (-want +got):\n%s", diff)
 	}
 	var b strings.Builder
-	report(&b, plain, buffered, false)
-	for _, want := range []string{"| plain | 5 | 1 | 0 |", "| -stdout | 5 | 1 | 0 |", "Passed plainly, not under -stdout: 3", "- q (package): no result", "- p TestC: fail"} {
+	report(&b, plain, buffered, "-files", false)
+	for _, want := range []string{"| plain | 5 | 1 | 0 |", "| -files | 5 | 1 | 0 |", "Passed plainly, not under -files: 3", "- q (package): no result", "- p TestC: fail"} {
 		if !strings.Contains(b.String(), want) {
 			t.Errorf("the report lacks %q:\n%s", want, b.String())
 		}

@@ -110,12 +110,20 @@ func fileCmd(t *testing.T, bin, c string, env []string, args ...string) (*exec.C
 // runFile runs case c of bin to its end.
 func runFile(t *testing.T, bin, c string, args ...string) ran {
 	t.Helper()
-	return runFileWith(t, bin, c, nil, args...)
+	r, _ := runFileAt(t, bin, c, nil, args...)
+	return r
 }
 
 // runFileWith is runFile with setup called on the command and the file's
 // path before the run.
 func runFileWith(t *testing.T, bin, c string, setup func(cmd *exec.Cmd, path string), args ...string) ran {
+	t.Helper()
+	r, _ := runFileAt(t, bin, c, setup, args...)
+	return r
+}
+
+// runFileAt is runFileWith, and also returns the file's path.
+func runFileAt(t *testing.T, bin, c string, setup func(cmd *exec.Cmd, path string), args ...string) (ran, string) {
 	t.Helper()
 	cmd, path := fileCmd(t, bin, c, nil, args...)
 	if setup != nil {
@@ -131,7 +139,7 @@ func runFileWith(t *testing.T, bin, c string, setup func(cmd *exec.Cmd, path str
 	if err != nil {
 		t.Fatalf("%s %s: %v\nstderr: %s", bin, c, err, errb.String())
 	}
-	return ran{File: string(b), Stdout: strings.ReplaceAll(out.String(), path, "FILE"), Status: status}
+	return ran{File: string(b), Stdout: strings.ReplaceAll(out.String(), path, "FILE"), Status: status}, path
 }
 
 // TestFilesSameAsPlain: each idiom and each route by which the program
@@ -139,10 +147,11 @@ func runFileWith(t *testing.T, bin, c string, setup func(cmd *exec.Cmd, path str
 // build's bytes: a return from main without Close, log.SetOutput(file),
 // gob and json encoders, os.Stat and f.Stat, a child reading the file,
 // a read back through another *File and os.ReadFile, a panic, a signal
-// sent to a child that reads the file, the methods of a nil *File.
+// sent to a child that reads the file, the methods of a nil *File, a
+// file dropped without Close while it holds bytes, then collected.
 func TestFilesSameAsPlain(t *testing.T) {
 	plain, files := filesPrograms(t)
-	for _, c := range []string{"fprintf", "log", "gob", "json", "stat", "child", "reread", "panic", "signalchild", "nilfile"} {
+	for _, c := range []string{"fprintf", "log", "gob", "json", "stat", "child", "reread", "panic", "signalchild", "nilfile", "dropped"} {
 		t.Run(c, func(t *testing.T) {
 			want := runFile(t, plain, c)
 			if len(want.File) == 0 {
@@ -184,13 +193,60 @@ func TestFilesReadOwnOutput(t *testing.T) {
 	}
 }
 
-// TestFilesRace: the Fprintf loop under -race gives the plain bytes.
+// TestFilesUnclosed: a program that lowers its limit of open files to 64,
+// then creates many more files, writes each and drops it without Close,
+// runs to its end as in the plain build, where the garbage collector
+// closes the dropped files; and every file has its bytes.
+func TestFilesUnclosed(t *testing.T) {
+	plain, files := filesPrograms(t)
+	const n = 1000
+	// run returns what the run did and the files' contents, an error's
+	// text for a file that is missing.
+	run := func(bin string) (ran, []string) {
+		r, path := runFileAt(t, bin, "unclosed", nil, strconv.Itoa(n))
+		all := make([]string, n)
+		for i := range all {
+			b, err := os.ReadFile(path + "." + strconv.Itoa(i))
+			all[i] = string(b)
+			if err != nil {
+				all[i] = strings.ReplaceAll(err.Error(), path, "FILE")
+			}
+		}
+		return r, all
+	}
+	want, wantFiles := run(plain)
+	if want.Status != 0 {
+		t.Fatalf("the plain build failed: %+v", want)
+	}
+	got, gotFiles := run(files)
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("-files against the plain build (-plain +files):\n%s", diff)
+	}
+	bad := 0
+	for i := range wantFiles {
+		if gotFiles[i] != wantFiles[i] {
+			if bad++; bad == 1 {
+				t.Errorf("file %d holds %q, plainly %q", i, gotFiles[i], wantFiles[i])
+			}
+		}
+	}
+	if bad > 0 {
+		t.Errorf("%d of %d files differ from the plain build's", bad, n)
+	}
+}
+
+// TestFilesRace: the Fprintf loop, and a file dropped while it holds
+// bytes, under -race give the plain bytes.
 func TestFilesRace(t *testing.T) {
 	plain, _ := filesPrograms(t)
 	race := filesRace(t)
-	want, got := runFile(t, plain, "fprintf"), runFile(t, race, "fprintf")
-	if diff := cmp.Diff(want, got); diff != "" {
-		t.Errorf("-files -race against the plain build (-plain +race):\n%s", diff)
+	for _, c := range []string{"fprintf", "dropped"} {
+		t.Run(c, func(t *testing.T) {
+			want, got := runFile(t, plain, c), runFile(t, race, c)
+			if diff := cmp.Diff(want, got); diff != "" {
+				t.Errorf("-files -race against the plain build (-plain +race):\n%s", diff)
+			}
+		})
 	}
 }
 
@@ -358,26 +414,31 @@ func startReady(t *testing.T, cmd *exec.Cmd) {
 
 // TestFilesPoll: a reader that polls the file, hearing nothing from the
 // program, sees its one line within the bound while the program waits
-// (here 50ms; the deadline allows a loaded machine).
+// (here 50ms; the deadline allows a loaded machine), also when the
+// program dropped the file without Close and collects garbage.
 func TestFilesPoll(t *testing.T) {
 	_, files := filesPrograms(t)
-	cmd, path := fileCmd(t, files, "poll", []string{"STDIOBUF_MAXDELAY=50ms"})
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	defer cmd.Wait()
-	defer cmd.Process.Kill()
-	start := time.Now()
-	for {
-		b, _ := os.ReadFile(path)
-		if string(b) == "the one line\n" {
-			t.Logf("seen after %v", time.Since(start))
-			return
-		}
-		if time.Since(start) > 10*time.Second {
-			t.Fatalf("after %v the file holds %q", time.Since(start), b)
-		}
-		time.Sleep(5 * time.Millisecond)
+	for _, c := range [][]string{{"poll"}, {"dropped", "wait"}} {
+		t.Run(c[0], func(t *testing.T) {
+			cmd, path := fileCmd(t, files, c[0], []string{"STDIOBUF_MAXDELAY=50ms"}, c[1:]...)
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			defer cmd.Wait()
+			defer cmd.Process.Kill()
+			start := time.Now()
+			for {
+				b, _ := os.ReadFile(path)
+				if string(b) == "the one line\n" {
+					t.Logf("seen after %v", time.Since(start))
+					return
+				}
+				if time.Since(start) > 10*time.Second {
+					t.Fatalf("after %v the file holds %q", time.Since(start), b)
+				}
+				time.Sleep(5 * time.Millisecond)
+			}
+		})
 	}
 }
 

@@ -74,17 +74,18 @@ func runtime_stdioSleep(ns int64)
 // runtime_stdioG identifies the calling goroutine. Implemented in runtime.
 func runtime_stdioG() uintptr
 
-// stdioBuffer is a buffered file's state: ready once f and w, which
-// writes to f through its original methods, are set.
+// stdioBuffer is a buffered file's state: ready once w, which writes to
+// the file through raw, is set.
 type stdioBuffer struct {
-	f     *File         // the file w writes to; set once
 	whole bool          // a write(2) never carries part of one Write (O_APPEND records stay whole); set once
 	dirty *atomic.Int32 // counts the buffers that hold bytes, this one among them while pending; nil: not counted; set once
+	loose bool          // raw.f is held only while w holds bytes or a write is under way: an empty buffer keeps no file alive; set once
 
 	mu  sync.Mutex // guards every field below but pending; never held across a system call
 	wmu sync.Mutex // held by the busy goroutine across its write(2); taken under mu only while !busy
 
-	w        *bufio.Writer // the buffer; while busy, the busy goroutine's alone
+	w        *bufio.Writer // the buffer, writing to raw; while busy, the busy goroutine's alone
+	raw      stdioRawFile  // the file's original methods; raw.f is set once, or with loose by each write and nil once w is empty and idle
 	busy     bool          // a goroutine writes to the file with mu released (a flush, or a Write w does not simply take)
 	busyG    uintptr       // that goroutine (runtime_stdioG)
 	missed   bool          // a flush found the buffer busy: when it ends, flush what is left
@@ -248,8 +249,12 @@ func (b *stdioBuffer) due() bool {
 }
 
 // setPending records whether w holds bytes, in pending and in the count
-// of buffers that hold bytes. The caller holds mu.
+// of buffers that hold bytes, and with loose lets the file go when w holds
+// none and no write is under way. The caller holds mu.
 func (b *stdioBuffer) setPending(v bool) {
+	if !v && b.loose && !b.busy {
+		b.raw.f = nil
+	}
 	if b.pending.Load() == v {
 		return
 	}
@@ -264,18 +269,19 @@ func (b *stdioBuffer) setPending(v bool) {
 	}
 }
 
-// write is a Write of the file. A Write that a fully buffered w takes
-// into its free space is a copy under mu; any other (the first, which
-// decides w, one that fills it, every Write of a line buffered or
-// unbuffered w) is writeBusy's.
-func (b *stdioBuffer) write(p []byte) (int, error) {
+// write is a Write of f, the buffer's file. A Write that a fully
+// buffered w takes into its free space is a copy under mu; any other
+// (the first, which decides w, one that fills it, every Write of a line
+// buffered or unbuffered w) is writeBusy's.
+func (b *stdioBuffer) write(f *File, p []byte) (int, error) {
 	if !b.lockIdle(0) {
-		return b.rawWrite(p)
+		return b.rawWrite(f, p)
 	}
 	if b.direct {
 		b.mu.Unlock()
-		return b.f.stdioRawWrite(p)
+		return f.stdioRawWrite(p)
 	}
+	b.raw.f = f
 	if !b.block || len(p) > b.w.Available() || b.large > 0 && len(p) >= b.large {
 		return b.writeBusy(p)
 	}
@@ -345,7 +351,7 @@ func (b *stdioBuffer) writeWhole(p []byte) (int, error) {
 	if len(p) < size {
 		return b.w.Write(p)
 	}
-	return b.rawWrite(p)
+	return b.rawWrite(b.raw.f, p)
 }
 
 // fireDue is the bound's fire for one buffer: it writes out everything

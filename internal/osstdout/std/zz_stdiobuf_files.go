@@ -25,12 +25,19 @@
 // returned it, it is reported once on standard error at exit
 // ("prog: write error: PATH: No space left on device"), and exit status
 // 0 becomes 1, as for standard output.
+//
+// A file the program drops without Close is closed by os's finalizer,
+// as in a plain build: a buffer refers to its file only while it holds
+// bytes (stdioBuffer's loose), so a dropped file stays open until they
+// are written out (the bound, any flush, exit), and no longer; once the
+// file is freed, a cleanup takes its buffer out of the set.
 
 package os
 
 import (
 	"bufio"
 	"internal/runtime/exithook"
+	"runtime"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -68,7 +75,7 @@ type stdioFileBuf struct {
 // stdioFileSet is every file that has a buffer.
 type stdioFileSet struct {
 	mu    sync.Mutex                      // serialises the decisions and the changes of list
-	list  atomic.Pointer[[]*stdioFileBuf] // the buffers of the files not closed; replaced whole, never changed in place
+	list  atomic.Pointer[[]*stdioFileBuf] // the buffers of the files neither closed nor freed; replaced whole, never changed in place
 	dirty atomic.Int32                    // how many buffers hold bytes (their pending)
 }
 
@@ -145,7 +152,7 @@ func stdioFileOf(f *File) *stdioFileBuf {
 	return stdioFiles.decide(f)
 }
 
-// buffers returns the buffers of the files not closed.
+// buffers returns the buffers of the files neither closed nor freed.
 func (r *stdioFileSet) buffers() []*stdioFileBuf {
 	if l := r.list.Load(); l != nil {
 		return *l
@@ -178,6 +185,7 @@ func (r *stdioFileSet) decide(f *File) *stdioFileBuf {
 	}
 	st.buf = b
 	st.v.Store(stdioFileBuffered)
+	runtime.AddCleanup(f.file, stdioForget, b)
 	old := r.buffers()
 	l := make([]*stdioFileBuf, len(old), len(old)+1)
 	copy(l, old)
@@ -185,6 +193,11 @@ func (r *stdioFileSet) decide(f *File) *stdioFileBuf {
 	r.list.Store(&l)
 	return b
 }
+
+// stdioForget takes b out of the set once its file, dropped without
+// Close, is freed: os's finalizer closed it, and b held nothing (a buffer
+// that holds bytes keeps its file).
+func stdioForget(b *stdioFileBuf) { stdioFiles.remove(b) }
 
 // choose returns a new buffer for f, or nil if f stays plain: f is not a
 // regular file, is one of the standard files, is not written as a buffer
@@ -209,12 +222,15 @@ func (r *stdioFileSet) choose(f *File) *stdioFileBuf {
 		return nil
 	}
 	b := &stdioFileBuf{info: fi, name: f.Name()}
-	b.f, b.whole, b.dirty = f, true, &r.dirty
-	b.w = bufio.NewWriter(stdioRawFile{f})
+	b.whole, b.dirty, b.loose = true, &r.dirty, true
+	b.raw.f = f
+	b.w = bufio.NewWriter(&b.raw)
+	b.raw.f = nil // empty: the first write holds f
 	return b
 }
 
-// remove takes b out of the set: its file is being closed.
+// remove takes b out of the set, if it is there: its file is being
+// closed, or was freed.
 func (r *stdioFileSet) remove(b *stdioFileBuf) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -225,7 +241,9 @@ func (r *stdioFileSet) remove(b *stdioFileBuf) {
 			l = append(l, o)
 		}
 	}
-	r.list.Store(&l)
+	if len(l) < len(old) {
+		r.list.Store(&l)
+	}
 }
 
 // fire is the bound's fire for the files: each buffer whose oldest byte

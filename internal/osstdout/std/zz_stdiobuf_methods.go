@@ -25,7 +25,7 @@ func (f *File) Write(b []byte) (n int, err error) {
 		return stdioOut.write(b)
 	}
 	if fb := stdioFileOf(f); fb != nil {
-		return fb.write(b)
+		return fb.write(f, b)
 	}
 	stdioFilesFlush()
 	stdioOut.beforeWrite(f)

@@ -40,10 +40,10 @@ func stdioReportOpen(name string) (io.Writer, func() error, error) {
 //go:linkname stdioWroteAround bufio.wroteAround
 func stdioWroteAround(w *bufio.Writer, n int)
 
-// rawWrite is a write of the buffer's owner straight to the file, around
-// w, which the report counts as w's.
-func (b *stdioBuffer) rawWrite(p []byte) (int, error) {
-	n, err := b.f.stdioRawWrite(p)
+// rawWrite is a write of the buffer's owner straight to its file f,
+// around w, which the report counts as w's.
+func (b *stdioBuffer) rawWrite(f *File, p []byte) (int, error) {
+	n, err := f.stdioRawWrite(p)
 	stdioWroteAround(b.w, n)
 	return n, err
 }

@@ -107,8 +107,8 @@ func stdioStart(out, in, errf *File) *stdioStream {
 	if out == nil {
 		return s
 	}
-	s.f = out
-	s.w = bufio.NewWriter(stdioRawFile{out})
+	s.raw.f = out
+	s.w = bufio.NewWriter(&s.raw)
 	// Exit hooks run on return from main and on os.Exit with any status
 	// (log.Fatal included), last registered first: exitFlush, registered
 	// before any hook of another package, runs last, and the hook that
@@ -163,7 +163,7 @@ func (r stdioRawFile) Fd() uintptr { return r.f.stdioRawFd() }
 func (s *stdioStream) buffering(f *File) bool { return f == s.out && s.w != nil }
 
 // write is a Write of the original standard output (stdioBuffer.write).
-func (s *stdioStream) write(b []byte) (int, error) { return s.stdioBuffer.write(b) }
+func (s *stdioStream) write(b []byte) (int, error) { return s.stdioBuffer.write(s.out, b) }
 
 // boundFlush is the runtime goroutine's fire: it writes out everything
 // buffered (a prompt or a line without its newline too) when the oldest

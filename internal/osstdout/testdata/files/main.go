@@ -15,6 +15,7 @@ import (
 	"net"
 	"os"
 	"os/exec"
+	"runtime"
 	"strconv"
 	"strings"
 	"sync"
@@ -103,6 +104,15 @@ func offset(what string, f *os.File) {
 	at, err := f.Seek(0, io.SeekCurrent)
 	k, kerr := syscall.Seek(int(f.Fd()), 0, io.SeekCurrent)
 	fmt.Println(what, "Seek", at, err, "lseek", k, kerr)
+}
+
+// collect runs the garbage collector, and with it the finalizers that
+// close the files the program dropped, n times, letting them run.
+func collect(n int) {
+	for i := 0; i < n; i++ {
+		runtime.GC()
+		time.Sleep(10 * time.Millisecond)
+	}
 }
 
 // wait blocks until standard input ends.
@@ -224,6 +234,49 @@ var cases = map[string]func(path string, args []string){
 		var f *os.File
 		_, werr := f.Write([]byte("x"))
 		fmt.Println(f.Close(), werr, f.Sync())
+	},
+	// Lowers its limit of open files to 64, then creates ARGS[0] files
+	// FILE.0, FILE.1, ..., writes a line to each and drops it without
+	// Close, running the garbage collector now and then, which closes
+	// the dropped files; then FILE, created first, says how many it
+	// wrote.
+	"unclosed": func(path string, args []string) {
+		n, _ := strconv.Atoi(args[0])
+		var lim syscall.Rlimit
+		if err := syscall.Getrlimit(syscall.RLIMIT_NOFILE, &lim); err != nil {
+			fmt.Println(err)
+			os.Exit(2)
+		}
+		lim.Cur = 64
+		if err := syscall.Setrlimit(syscall.RLIMIT_NOFILE, &lim); err != nil {
+			fmt.Println(err)
+			os.Exit(2)
+		}
+		out := create(path)
+		for i := 0; i < n; i++ {
+			f, err := os.Create(path + "." + strconv.Itoa(i))
+			if err != nil {
+				fmt.Println(err)
+				os.Exit(1)
+			}
+			fmt.Fprintf(f, "file %d\n", i)
+			if i%16 == 15 {
+				runtime.GC()
+			}
+		}
+		fmt.Fprintf(out, "wrote %d files\n", n)
+	},
+	// One line to a file it drops without Close, then collects: the
+	// line must not go with the file. With ARGS[0] "wait" it goes on
+	// collecting until the test kills it (a reader polling the file sees
+	// the line within the bound); otherwise it returns from main.
+	"dropped": func(path string, args []string) {
+		fmt.Fprintln(create(path), "the one line")
+		n := 10
+		if len(args) > 0 && args[0] == "wait" {
+			n = 6000
+		}
+		collect(n)
 	},
 	// One Write of ARGS[0] bytes, then sleeps.
 	"block": func(path string, args []string) {
