@@ -398,7 +398,7 @@ func (s *stdioStream) beforeRead(f *File) {
 			// (os.ReadFile of its path, /dev/stdout): a regular file
 			// must show every byte printed before, and writing it
 			// waits for no peer; anything else is a peer's.
-			if s.outInfo.Mode().IsRegular() {
+			if s.outRegular() {
 				s.flushOrdered(0)
 				return
 			}
@@ -469,8 +469,7 @@ func stdioBeforePath() {
 	if s.out == nil || !s.pending.Load() {
 		return
 	}
-	s.outOnce.Do(func() { s.outInfo, _ = s.out.stdioRawStat() })
-	if s.outInfo != nil && s.outInfo.Mode().IsRegular() {
+	if s.outRegular() {
 		s.flushOrdered(0)
 	}
 }
@@ -498,18 +497,31 @@ const (
 // first write or read while standard output holds bytes.
 type stdioAliasState struct{ v atomic.Uint32 }
 
+// outStat is out's fstat, made once; nil if it failed.
+func (s *stdioStream) outStat() FileInfo {
+	s.outOnce.Do(func() { s.outInfo, _ = s.out.stdioRawStat() })
+	return s.outInfo
+}
+
+// outRegular reports whether the original standard output is a regular
+// file, which a path or another *File can read.
+func (s *stdioStream) outRegular() bool {
+	fi := s.outStat()
+	return fi != nil && fi.Mode().IsRegular()
+}
+
 // relation tells what f is to the original standard output, deciding once
 // per *File with an fstat.
 func (s *stdioStream) relation(f *File) uint32 {
 	if v := f.stdioAlias.v.Load(); v != stdioUndecided {
 		return v
 	}
-	s.outOnce.Do(func() { s.outInfo, _ = s.out.stdioRawStat() })
+	out := s.outStat()
 	fi, err := f.stdioRawStat()
 	v := uint32(stdioOther)
 	switch {
 	case err != nil:
-	case s.outInfo != nil && SameFile(s.outInfo, fi):
+	case out != nil && SameFile(out, fi):
 		v = stdioAlias
 	case fi.Mode()&(ModeNamedPipe|ModeSocket|ModeCharDevice) != 0:
 		v = stdioPeer
