@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"os/signal"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -330,6 +331,7 @@ func TestCrashFatalError(t *testing.T) {
 // before the call, without running the new program or the child.
 func TestCrashSignal(t *testing.T) {
 	plain, buffered := crashPrograms(t)
+	defaultActions(t, syscall.SIGHUP, syscall.SIGINT)
 	cases := []struct {
 		name   string
 		sig    syscall.Signal // sent once the program is ready; 0: none
@@ -368,6 +370,22 @@ func TestCrashSignal(t *testing.T) {
 				}
 			})
 		}
+	}
+}
+
+// defaultActions makes the programs the test starts get the default
+// action of each of sigs that the test inherited ignored (SIGHUP under
+// nohup, SIGINT in a background job of a shell), which a program
+// inherits in turn: a signal the test catches is reset to its default in
+// a child.
+func defaultActions(t *testing.T, sigs ...os.Signal) {
+	for _, sig := range sigs {
+		if !signal.Ignored(sig) {
+			continue
+		}
+		c := make(chan os.Signal, 1)
+		signal.Notify(c, sig)
+		t.Cleanup(func() { signal.Stop(c) })
 	}
 }
 

@@ -88,6 +88,10 @@ var readCases = []struct {
 	{"seek", "seek", nil, false, false},
 	{"coherent", "coherent", nil, false, false},
 	{"concurrent", "concurrent", nil, false, false},
+	// fmt's scans of every kind, runes of several bytes and bytes that
+	// are not UTF-8 across buffers, a Scanner of the program's own, and
+	// where each scan leaves the file.
+	{"scanmix", "scanmix", []string{"2000"}, false, false},
 }
 
 // TestFilesReadsSameAsPlain: fmt.Scan and Fscan, binary.Read, one-byte
@@ -95,19 +99,21 @@ var readCases = []struct {
 // Close, a panic) before cat, a child that inherits standard input
 // (after the program's reads, and while it reads), Exec, Seek, Stat,
 // ReadAt, a kernel copy and Close mid-read, writes through other *Files
-// between reads, and four goroutines reading one *File give the plain
-// build's output and files.
+// between reads, four goroutines reading one *File, and fmt's scans of
+// every kind over runes of several bytes give the plain build's output
+// and files.
 func TestFilesReadsSameAsPlain(t *testing.T) {
 	plain, files := filesPrograms(t)
 	compareReads(t, plain, files, "files", nil)
 }
 
 // TestFilesReadsRace: fmt.Scan from a file on standard input, a child
-// reading the rest, the writes between reads and four goroutines reading
-// one *File, under -race, give the plain output.
+// reading the rest, the writes between reads, four goroutines reading
+// one *File and fmt's scans of every kind, under -race, give the plain
+// output.
 func TestFilesReadsRace(t *testing.T) {
 	plain, _ := filesPrograms(t)
-	compareReads(t, plain, filesRace(t), "race", []string{"scan", "child", "coherent", "concurrent"})
+	compareReads(t, plain, filesRace(t), "race", []string{"scan", "child", "coherent", "concurrent", "scanmix"})
 }
 
 // compareReads runs the read cases named in only (all if nil) with the

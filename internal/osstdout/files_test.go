@@ -29,46 +29,72 @@ import (
 
 const runDeadline = 60 * time.Second
 
+// A programSet is one program of testdata built once per test binary in
+// each of several ways, named by the `stdiobuf overlay` arguments that
+// make its overlay (none: the plain go build).
+type programSet struct {
+	once sync.Once
+	err  error
+	dir  string            // the directory of the tool and the programs
+	bins map[string]string // the programs, by the overlay's arguments joined by spaces ("-" for none)
+	ovls map[string]string // the overlays, by the same names
+}
+
+// plainBuild names the build without an overlay in a programSet.
+const plainBuild = "-"
+
+// build builds testdata/name once with each overlay in ways (their
+// `stdiobuf overlay` arguments; plainBuild for none) and returns the
+// programs by way.
+func (s *programSet) build(t *testing.T, name string, ways ...string) map[string]string {
+	t.Helper()
+	skipShort(t)
+	s.once.Do(func() {
+		if s.dir, s.err = os.MkdirTemp("", "osstdout-"+name+"-"); s.err != nil {
+			return
+		}
+		tool, err := buildTool(s.dir)
+		if err != nil {
+			s.err = err
+			return
+		}
+		s.bins, s.ovls = map[string]string{}, map[string]string{}
+		for i, way := range ways {
+			ovl := ""
+			if way != plainBuild {
+				args := append([]string{"overlay"}, strings.Fields(way)...)
+				out, err := exec.Command(tool, args...).CombinedOutput()
+				if err != nil {
+					s.err = fmt.Errorf("stdiobuf %s: %v\n%s", strings.Join(args, " "), err, out)
+					return
+				}
+				ovl = strings.TrimSpace(string(out))
+			}
+			bin := filepath.Join(s.dir, fmt.Sprintf("%s-%d", name, i))
+			if s.err = goBuild("build", bin, ovl, "./testdata/"+name); s.err != nil {
+				return
+			}
+			s.bins[way], s.ovls[way] = bin, ovl
+		}
+	})
+	if s.err != nil {
+		t.Fatal(s.err)
+	}
+	return s.bins
+}
+
 var filesBuild struct {
-	once              sync.Once
-	err               error
-	dir               string
-	plain, files, ovl string
-	raceOnce          sync.Once
-	raceErr           error
-	race              string
+	programSet
+	raceOnce sync.Once
+	raceErr  error
+	race     string
 }
 
 // filesPrograms returns testdata/files built plainly and with -files.
 func filesPrograms(t *testing.T) (plain, files string) {
 	t.Helper()
-	skipShort(t)
-	b := &filesBuild
-	b.once.Do(func() {
-		if b.dir, b.err = os.MkdirTemp("", "osstdout-files-"); b.err != nil {
-			return
-		}
-		tool, err := buildTool(b.dir)
-		if err != nil {
-			b.err = err
-			return
-		}
-		out, err := exec.Command(tool, "overlay", "-files").CombinedOutput()
-		if err != nil {
-			b.err = fmt.Errorf("stdiobuf overlay -files: %v\n%s", err, out)
-			return
-		}
-		b.ovl = strings.TrimSpace(string(out))
-		b.plain, b.files = filepath.Join(b.dir, "files-plain"), filepath.Join(b.dir, "files-files")
-		if b.err = goBuild("build", b.plain, "", "./testdata/files"); b.err != nil {
-			return
-		}
-		b.err = goBuild("build", b.files, b.ovl, "./testdata/files")
-	})
-	if b.err != nil {
-		t.Fatal(b.err)
-	}
-	return b.plain, b.files
+	bins := filesBuild.build(t, "files", plainBuild, "-files")
+	return bins[plainBuild], bins["-files"]
 }
 
 // filesRace returns testdata/files built with -files and -race.
@@ -78,7 +104,7 @@ func filesRace(t *testing.T) string {
 	b := &filesBuild
 	b.raceOnce.Do(func() {
 		b.race = filepath.Join(b.dir, "files-race")
-		b.raceErr = goBuild("build", b.race, b.ovl, "./testdata/files", "-race")
+		b.raceErr = goBuild("build", b.race, b.ovls["-files"], "./testdata/files", "-race")
 	})
 	if b.raceErr != nil {
 		t.Fatal(b.raceErr)

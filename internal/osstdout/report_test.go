@@ -12,7 +12,6 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -22,49 +21,14 @@ import (
 // and -files, run it with STDIOBUF_REPORT set, and read the report at
 // exit: its lines, where it goes, and its counts against strace's.
 
-var reportBuild struct {
-	once sync.Once
-	err  error
-	dir  string
-	bins map[string]string // by build: plain, stdout, files
-}
+var reportBuild programSet
 
-// reportPrograms returns testdata/report built with each overlay.
+// reportPrograms returns testdata/report built with each overlay, by
+// name: plain (`stdiobuf build`), stdout and files.
 func reportPrograms(t *testing.T) map[string]string {
 	t.Helper()
-	skipShort(t)
-	b := &reportBuild
-	b.once.Do(func() {
-		if b.dir, b.err = os.MkdirTemp("", "osstdout-report-"); b.err != nil {
-			return
-		}
-		tool, err := buildTool(b.dir)
-		if err != nil {
-			b.err = err
-			return
-		}
-		b.bins = map[string]string{}
-		for _, v := range []struct{ name, flag string }{{"plain", ""}, {"stdout", "-stdout"}, {"files", "-files"}} {
-			args := []string{"overlay"}
-			if v.flag != "" {
-				args = append(args, v.flag)
-			}
-			out, err := exec.Command(tool, args...).CombinedOutput()
-			if err != nil {
-				b.err = fmt.Errorf("stdiobuf %s: %v\n%s", strings.Join(args, " "), err, out)
-				return
-			}
-			bin := filepath.Join(b.dir, "report-"+v.name)
-			if b.err = goBuild("build", bin, strings.TrimSpace(string(out)), "./testdata/report"); b.err != nil {
-				return
-			}
-			b.bins[v.name] = bin
-		}
-	})
-	if b.err != nil {
-		t.Fatal(b.err)
-	}
-	return b.bins
+	bins := reportBuild.build(t, "report", "", "-stdout", "-files")
+	return map[string]string{"plain": bins[""], "stdout": bins["-stdout"], "files": bins["-files"]}
 }
 
 // reportRun runs bin with args and the environment variable set as

@@ -17,7 +17,7 @@ import (
 )
 
 // An insertion is one statement -stdout adds to a function of package
-// runtime or syscall, where the buffered standard output must be flushed
+// runtime, syscall, internal/poll or fmt, where the buffered standard output must be flushed
 // before the program goes on (a panic about to print its message, a
 // descriptor about to be replaced, ...). Package os's side of these hooks
 // is std/zz_stdiobuf_hooks.go.
@@ -112,6 +112,25 @@ var insertions = map[string][]insertion{
 	// A read or write on a socket (package net's, which are not
 	// *os.Files): how a program tells a peer that a file is ready.
 	"internal/poll": pollHooks(),
+	// fmt's scans of a *os.File hold its read buffer (-files) and read
+	// runes through it (fmt's zz_stdiobuf_scan.go).
+	"fmt": {
+		{fn: "Fscan", stmt: scanHold(1)},
+		{fn: "Fscanln", stmt: scanHold(1)},
+		{fn: "Fscanf", stmt: scanHold(2)},
+	},
+}
+
+// scanHold is the statement that makes a scan of fmt, whose reader is
+// its first parameter and whose arguments are parameter i, hold a file's
+// read buffer until it returns.
+func scanHold(i int) func([]string) string {
+	return func(p []string) string {
+		if len(p) <= i || p[0] == "_" || p[i] == "_" {
+			return ""
+		}
+		return fmt.Sprintf("if f, rs := stdioScanBegin(%[1]s, %[2]s); f != nil { defer os_stdioScanEnd(f); %[1]s = rs }", p[0], p[i])
+	}
 }
 
 // pollHooks are the insertions into internal/poll's FD methods that read

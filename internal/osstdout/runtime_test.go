@@ -142,6 +142,75 @@ func TestPatchFilesHooksSyscall(t *testing.T) {
 		t.Fatal(err)
 	}
 	count := make(map[string]int)
+	eachFunc(t, files, func(name string, b []byte, fset *token.FileSet, fd *ast.FuncDecl) {
+		var first, second string
+		if len(fd.Body.List) > 1 {
+			first, second = nodeText(fset, b, fd.Body.List[0]), nodeText(fset, b, fd.Body.List[1])
+		}
+		switch fd.Name.Name {
+		case "Dup2", "Dup3":
+			count[fd.Name.Name]++
+			if newfd := paramName(fd, 1); first != "if "+newfd+" == 1 {\n\t\truntime_stdioFlush()\n\t}" {
+				t.Errorf("%s's %s starts with %q", name, fd.Name.Name, first)
+			}
+		case "Close":
+			count["Close"]++
+			if fd := paramName(fd, 0); first != "if "+fd+" == 1 {\n\t\truntime_stdioTryFlush()\n\t}" {
+				t.Errorf("%s's Close starts with %q", name, first)
+			}
+		case "ForkExec", "StartProcess", "Kill":
+			count[fd.Name.Name]++
+			if want := "runtime_stdioFlush()"; first != want {
+				t.Errorf("%s's %s starts with %q, want %q", name, fd.Name.Name, first, want)
+			}
+		case "Exec":
+			count["Exec"]++
+			want := []string{"runtime_stdioBeforeExec()", "defer runtime_stdioAfterExec()"}
+			if diff := cmp.Diff(want, []string{first, second}); diff != "" {
+				t.Errorf("%s's Exec starts otherwise (-want +got):\n%s", name, diff)
+			}
+		}
+	})
+	for _, fn := range []string{"Dup2", "Dup3", "Close", "ForkExec", "StartProcess", "Exec", "Kill"} {
+		if count[fn] == 0 {
+			t.Errorf("no %s was patched", fn)
+		}
+	}
+}
+
+// TestPatchFilesHooksFmt: fmt's Fscan, Fscanln and Fscanf start with the
+// statement that makes a scan of a file hold its read buffer, made from
+// their own parameter names, and the template is added.
+func TestPatchFilesHooksFmt(t *testing.T) {
+	files, err := PatchFiles(goroot(t), runtime.Version(), "fmt", templatesOf(t, "fmt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := files["zz_stdiobuf_scan.go"]; !ok {
+		t.Error("the template zz_stdiobuf_scan.go was not added")
+	}
+	got := make(map[string]string)
+	eachFunc(t, files, func(name string, b []byte, fset *token.FileSet, fd *ast.FuncDecl) {
+		if !strings.HasPrefix(fd.Name.Name, "Fscan") || len(fd.Body.List) == 0 {
+			return
+		}
+		r, a := paramName(fd, 0), paramName(fd, len(fd.Type.Params.List)-1)
+		want := "if f, rs := stdioScanBegin(" + r + ", " + a + "); f != nil {\n\t\tdefer os_stdioScanEnd(f)\n\t\t" + r + " = rs\n\t}"
+		if first := nodeText(fset, b, fd.Body.List[0]); first != want {
+			t.Errorf("%s's %s starts with %q, want %q", name, fd.Name.Name, first, want)
+		}
+		got[fd.Name.Name] = name
+	})
+	want := map[string]string{"Fscan": "scan.go", "Fscanln": "scan.go", "Fscanf": "scan.go"}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("patched Fscan functions (-want +got):\n%s", diff)
+	}
+}
+
+// eachFunc calls fn with each function of files that has a body and no
+// receiver: the file's name, its source, its positions and the function.
+func eachFunc(t *testing.T, files map[string][]byte, fn func(name string, src []byte, fset *token.FileSet, fd *ast.FuncDecl)) {
+	t.Helper()
 	for name, b := range files {
 		fset := token.NewFileSet()
 		f, err := parser.ParseFile(fset, name, b, 0)
@@ -149,42 +218,9 @@ func TestPatchFilesHooksSyscall(t *testing.T) {
 			t.Fatalf("%s does not parse: %v", name, err)
 		}
 		for _, d := range f.Decls {
-			fd, ok := d.(*ast.FuncDecl)
-			if !ok || fd.Body == nil || fd.Recv != nil {
-				continue
+			if fd, ok := d.(*ast.FuncDecl); ok && fd.Body != nil && fd.Recv == nil {
+				fn(name, b, fset, fd)
 			}
-			var first, second string
-			if len(fd.Body.List) > 1 {
-				first, second = nodeText(fset, b, fd.Body.List[0]), nodeText(fset, b, fd.Body.List[1])
-			}
-			switch fd.Name.Name {
-			case "Dup2", "Dup3":
-				count[fd.Name.Name]++
-				if newfd := paramName(fd, 1); first != "if "+newfd+" == 1 {\n\t\truntime_stdioFlush()\n\t}" {
-					t.Errorf("%s's %s starts with %q", name, fd.Name.Name, first)
-				}
-			case "Close":
-				count["Close"]++
-				if fd := paramName(fd, 0); first != "if "+fd+" == 1 {\n\t\truntime_stdioTryFlush()\n\t}" {
-					t.Errorf("%s's Close starts with %q", name, first)
-				}
-			case "ForkExec", "StartProcess", "Kill":
-				count[fd.Name.Name]++
-				if want := "runtime_stdioFlush()"; first != want {
-					t.Errorf("%s's %s starts with %q, want %q", name, fd.Name.Name, first, want)
-				}
-			case "Exec":
-				count["Exec"]++
-				want := []string{"runtime_stdioBeforeExec()", "defer runtime_stdioAfterExec()"}
-				if diff := cmp.Diff(want, []string{first, second}); diff != "" {
-					t.Errorf("%s's Exec starts otherwise (-want +got):\n%s", name, diff)
-				}
-			}
-		}
-	}
-	for _, fn := range []string{"Dup2", "Dup3", "Close", "ForkExec", "StartProcess", "Exec", "Kill"} {
-		if count[fn] == 0 {
-			t.Errorf("no %s was patched", fn)
 		}
 	}
 }

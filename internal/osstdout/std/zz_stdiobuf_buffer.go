@@ -274,8 +274,14 @@ func (b *stdioBuffer) setPending(v bool) {
 // (the first, which decides w, one that fills it, every Write of a line
 // buffered or unbuffered w) is writeBusy's.
 func (b *stdioBuffer) write(f *File, p []byte) (int, error) {
-	if !b.lockIdle(0) {
-		return b.rawWrite(f, p)
+	// Takes mu at once where no write is under way, the common case,
+	// as lockIdle would take it, without the call.
+	b.mu.Lock()
+	if b.busy {
+		b.mu.Unlock()
+		if !b.lockIdle(0) {
+			return b.rawWrite(f, p)
+		}
 	}
 	if b.direct {
 		b.mu.Unlock()

@@ -81,7 +81,8 @@ type stdioReadBuf struct {
 	r, w   int        // buf[r:w] is read from the kernel and not yet by the program
 	direct bool       // reads go straight to f once buf is empty: after Close, at exit, once a child was handed f
 
-	held atomic.Bool // r < w; written under mu
+	held  atomic.Bool    // r < w; written under mu
+	runes stdioScanRunes // what a fmt scan that holds mu reads through (zz_stdiobuf_scan.go); guarded by mu
 }
 
 // stdioReadSet is every file that has a read buffer.

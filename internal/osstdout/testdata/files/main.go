@@ -501,6 +501,47 @@ var cases = map[string]func(path string, args []string){
 	},
 	// Four goroutines read the file through one *File in small Reads:
 	// every byte is read once.
+	// fmt.Fscan, Fscanln and Fscanf of words, integers, runes of two
+	// and three bytes, bytes that are not UTF-8 and a rune cut short, a
+	// Scanner of its own, and one-byte Reads between them that show
+	// where each scan left the file; ARGS[0] blocks of input (it writes
+	// FILE first), so that buffers end inside runes.
+	"scanmix": func(path string, args []string) {
+		const block = "12 h\u00e9llo\n\u65e5\u672c\u8a9e -7\n\xff\xfe 42\nabc\xe2\x82 9\nline 5 x\n3.5 true\n"
+		if err := os.WriteFile(path, []byte(strings.Repeat(block, atoi(args, 0))), 0o644); err != nil {
+			opened(nil, err)
+		}
+		f := open(path)
+		var out strings.Builder
+		var one [1]byte
+		for {
+			var i, j int
+			var s, t string
+			var tok token
+			var ok bool
+			n, err := fmt.Fscan(f, &i, &s)
+			fmt.Fprintf(&out, "%d %q %d %v|", i, s, n, err)
+			if err == io.EOF {
+				break
+			}
+			n, err = fmt.Fscan(f, &s, &i)
+			fmt.Fprintf(&out, "%q %d %d %v|", s, i, n, err)
+			n, err = fmt.Fscan(f, &s, &j)
+			fmt.Fprintf(&out, "%q %d %d %v|", s, j, n, err)
+			n, err = fmt.Fscanln(f, &t, &i)
+			fmt.Fprintf(&out, "%q %d %d %v|", t, i, n, err)
+			n, err = fmt.Fscanf(f, "line %d %s\n", &i, &s)
+			fmt.Fprintf(&out, "%d %q %d %v|", i, s, n, err)
+			n, err = fmt.Fscan(f, &tok)
+			fmt.Fprintf(&out, "%q %d %v|", tok, n, err)
+			m, err := f.Read(one[:])
+			fmt.Fprintf(&out, "%q %d %v|", one[:m], m, err)
+			n, err = fmt.Fscan(f, &ok)
+			fmt.Fprintf(&out, "%v %d %v\n", ok, n, err)
+		}
+		rest, err := io.ReadAll(f)
+		fmt.Printf("%s%q %v\n", out.String(), rest, err)
+	},
 	"concurrent": func(path string, _ []string) {
 		f := open(path)
 		var mu sync.Mutex
@@ -587,4 +628,14 @@ var cases = map[string]func(path string, args []string){
 		cmd.Wait()
 		fmt.Printf("child saw %s", b)
 	},
+}
+
+// token is a Scanner of its own: fmt hands it the scan state, and the
+// call reads as it does plainly.
+type token string
+
+func (k *token) Scan(st fmt.ScanState, _ rune) error {
+	b, err := st.Token(true, nil)
+	*k = token(b)
+	return err
 }

@@ -1,0 +1,161 @@
+//go:build stdiobuf_std
+
+// This file is added to package os by `stdiobuf build -stdout`; it does
+// something only in a build with -files (stdioFilesOn). It is package
+// fmt's way into a file's read buffer (zz_stdiobuf_reads.go): a call of
+// fmt.Fscan, Fscanln or Fscanf that reads a file with a read buffer holds
+// the buffer's mu for the whole call (fmt's zz_stdiobuf_scan.go says
+// when) and reads runes through stdioScanRunes, which takes bytes from
+// the buffer with no lock of their own. Otherwise fmt reads each byte
+// with a Read of one byte: through the buffer, a lock and an unlock, two
+// atomic read-modify-writes that are most of a byte's cost, and fmt
+// allocates a reader for each call.
+
+package os
+
+import (
+	"errors"
+	"io"
+	"unicode/utf8"
+	_ "unsafe" // for go:linkname
+)
+
+// stdioScanRunes reads runes from a read buffer for the fmt scan that
+// holds its mu, as fmt's readRune reads them from a plain Reader: a
+// byte at a time, a rune that is not valid UTF-8 taken as one byte with
+// the rest kept for the next runes, and one rune given back by
+// UnreadRune. What it holds (a rune given back, the bytes kept) is
+// dropped when the scan ends, as fmt drops its readRune: the file has
+// moved past them, as it has in a plain build.
+type stdioScanRunes struct {
+	b       *stdioReadBuf
+	last    rune              // >= 0: the rune given back, the next ReadRune's; < 0: ^ the last rune read
+	kept    int               // bytes in keep, read and not yet part of a rune
+	keep    [utf8.UTFMax]byte // the bytes after an invalid rune's first
+	scratch [utf8.UTFMax]byte // a multi-byte rune while it is read
+}
+
+// stdioScanBegin takes f's read buffer for the calling scan and returns
+// the reader, a stdioScanRunes, through which the scan reads, or nil,
+// holding nothing,
+// if f has no read buffer in use. The caller calls stdioScanEnd when the
+// scan returns.
+//
+//go:linkname stdioScanBegin
+func stdioScanBegin(f *File) io.Reader {
+	if !stdioFilesOn || f == nil || f.stdioRead.v.Load() != stdioReadBuffered {
+		return nil
+	}
+	b := f.stdioRead.buf
+	b.mu.Lock()
+	if b.direct {
+		b.mu.Unlock()
+		return nil
+	}
+	b.runes = stdioScanRunes{b: b, last: -1}
+	return &b.runes
+}
+
+// stdioScanEnd releases f's read buffer, taken by stdioScanBegin, and
+// drops what the scan's runes held.
+//
+//go:linkname stdioScanEnd
+func stdioScanEnd(f *File) {
+	b := f.stdioRead.buf
+	b.runes = stdioScanRunes{}
+	b.mu.Unlock()
+}
+
+// next returns the next byte: a kept one, else the buffer's. The
+// buffer's mu is held.
+func (s *stdioScanRunes) next() (byte, error) {
+	if s.kept > 0 {
+		c := s.keep[0]
+		copy(s.keep[:], s.keep[1:s.kept])
+		s.kept--
+		return c, nil
+	}
+	b := s.b
+	if b.r < b.w {
+		c := b.buf[b.r]
+		b.r++
+		if b.r == b.w {
+			b.setHeld(false)
+		}
+		return c, nil
+	}
+	// A one-byte Read as fmt makes it plainly, through io.ReadFull: a
+	// read of no bytes and no error is made again.
+	var one [1]byte
+	var n int
+	var err error
+	for n == 0 && err == nil {
+		n, err = b.take(one[:])
+	}
+	b.setHeld(b.r < b.w)
+	if n == 0 {
+		return 0, err
+	}
+	return one[0], nil
+}
+
+// ReadRune returns the next rune, or the one UnreadRune gave back.
+func (s *stdioScanRunes) ReadRune() (r rune, size int, err error) {
+	if s.last >= 0 {
+		r, s.last = s.last, ^s.last
+		return r, utf8.RuneLen(r), nil
+	}
+	c, err := s.next()
+	if err != nil {
+		return 0, 0, err
+	}
+	if c < utf8.RuneSelf {
+		s.last = ^rune(c)
+		return rune(c), 1, nil
+	}
+	p := s.scratch[:1]
+	p[0] = c
+	for !utf8.FullRune(p) {
+		c, err := s.next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return 0, 0, err
+		}
+		p = append(p, c)
+	}
+	r, size = utf8.DecodeRune(p)
+	s.kept += copy(s.keep[s.kept:], p[size:])
+	s.last = ^r
+	return r, size, nil
+}
+
+// Read reads what ReadRune would, as bytes: fmt's scans read runes only,
+// but the reader they are handed is an io.Reader.
+func (s *stdioScanRunes) Read(p []byte) (n int, err error) {
+	for n < len(p) {
+		c, err := s.next()
+		if err != nil {
+			if n == 0 {
+				return 0, err
+			}
+			break
+		}
+		p[n] = c
+		n++
+	}
+	return n, nil
+}
+
+// errScanUnread is fmt's error for an UnreadRune with no rune to give back.
+var errScanUnread = errors.New("fmt: scanning called UnreadRune with no rune available")
+
+// UnreadRune gives back the last rune read.
+func (s *stdioScanRunes) UnreadRune() error {
+	if s.last >= 0 {
+		return errScanUnread
+	}
+	s.last = ^s.last
+	return nil
+}
