@@ -137,7 +137,20 @@ func TestReportLines(t *testing.T) {
 			w := NewWriter(f)
 			w.ReadFrom(strings.NewReader(strings.Repeat(record, 10)))
 			w.Flush()
-			return map[string]string{"kind": "null", "path": os.DevNull, "dir": "write"}
+			// ReadFrom hands the copy to the file's own ReadFrom: one call
+			// of the program, one write counted, none saved.
+			return map[string]string{"kind": "null", "path": os.DevNull, "dir": "write",
+				"calls": "1", "writes": "1", "bytes": n(10 * len(record)), "held": "0", "saved": "0"}
+		}},
+		{"ReadFrom into a writer over a descriptor without ReadFrom", func(t *testing.T, dir string) map[string]string {
+			f := create(t, dir)
+			w := NewWriterPolicy(writeFd{f}, Policy(64))
+			w.ReadFrom(strings.NewReader(strings.Repeat(record, 10)))
+			w.Flush()
+			// Two chunks read (64 bytes, then 46), each a call; the read
+			// that finds the end is none.
+			return map[string]string{"kind": "file", "dir": "write", "size": "64",
+				"calls": "2", "writes": "2", "bytes": n(10 * len(record)), "held": "0", "saved": "0"}
 		}},
 		{"reader over a file", func(t *testing.T, dir string) map[string]string {
 			const size, length = 4096, 20000
@@ -226,6 +239,14 @@ func TestReportLines(t *testing.T) {
 		})
 	}
 }
+
+// writeFd is a descriptor that has only Write and Fd: a Writer over it
+// reads a ReadFrom's input into its buffer, as it has no ReadFrom to hand
+// the copy to.
+type writeFd struct{ f *os.File }
+
+func (w writeFd) Write(p []byte) (int, error) { return w.f.Write(p) }
+func (w writeFd) Fd() uintptr                 { return w.f.Fd() }
 
 // create creates a file in dir, closed after the test.
 func create(t *testing.T, dir string) *os.File {
