@@ -101,9 +101,7 @@ func reportDecided(r reportee, s *setup, u any, dir direction) {
 			path = n.Name()
 		}
 	}
-	if kind == "device" && path == "/dev/null" {
-		kind = "null"
-	}
+	kind, path = reportWhat(u, kind, path)
 	buffer := "bufio"
 	if o, ok := u.(osBuffer); ok {
 		buffer = o.StdiobufBuffer()
