@@ -101,9 +101,7 @@ func reportDecided(r reportee, s *setup, u any, dir direction) {
 			path = n.Name()
 		}
 	}
-	if kind == "device" && path == "/dev/null" {
-		kind = "null"
-	}
+	kind, path = reportWhat(u, kind, path)
 	buffer := "bufio"
 	if o, ok := u.(osBuffer); ok {
 		buffer = o.StdiobufBuffer()
@@ -156,7 +154,8 @@ func (b *Writer) countWrites() {
 // countWrite counts one write of b's caller, if the report lists b:
 // pickShim calls it once for every Write, WriteString, WriteByte and
 // WriteRune, and for every chunk ReadFrom reads, which a copy without the
-// buffer would write at once.
+// buffer would write at once; ReadFrom calls it once when it hands the
+// whole copy to the underlying writer's ReadFrom, one call and one write.
 func (b *Writer) countWrite() {
 	if reportOn && b.s.overFD {
 		b.s.calls.taken++

@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
 	"testing"
@@ -137,7 +138,20 @@ func TestReportLines(t *testing.T) {
 			w := NewWriter(f)
 			w.ReadFrom(strings.NewReader(strings.Repeat(record, 10)))
 			w.Flush()
-			return map[string]string{"kind": "null", "path": os.DevNull, "dir": "write"}
+			// ReadFrom hands the copy to the file's own ReadFrom: one call
+			// of the program, one write counted, none saved.
+			return map[string]string{"kind": "null", "path": os.DevNull, "dir": "write",
+				"calls": "1", "writes": "1", "bytes": n(10 * len(record)), "held": "0", "saved": "0"}
+		}},
+		{"ReadFrom into a writer over a descriptor without ReadFrom", func(t *testing.T, dir string) map[string]string {
+			f := create(t, dir)
+			w := NewWriterPolicy(writeFd{f}, Policy(64))
+			w.ReadFrom(strings.NewReader(strings.Repeat(record, 10)))
+			w.Flush()
+			// Two chunks read (64 bytes, then 46), each a call; the read
+			// that finds the end is none.
+			return map[string]string{"kind": "file", "dir": "write", "size": "64",
+				"calls": "2", "writes": "2", "bytes": n(10 * len(record)), "held": "0", "saved": "0"}
 		}},
 		{"reader over a file", func(t *testing.T, dir string) map[string]string {
 			const size, length = 4096, 20000
@@ -204,28 +218,79 @@ func TestReportLines(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			withReport(t)
-			want := c.run(t, t.TempDir())
+			want := c.run(t, tempDir(t))
 			// Streams that are not over a descriptor are not listed.
 			bw := NewWriter(&bytes.Buffer{})
 			bw.WriteString(record)
 			bw.Flush()
-			lines := reportFields(t, reportText())
-			if len(lines) != 2 {
-				t.Fatalf("report has %d lines, want a stream's and the total:\n%s", len(lines), reportText())
-			}
-			keys := make([]string, 0, len(want))
-			for k := range want {
-				keys = append(keys, k)
-			}
-			if diff := cmp.Diff(want, only(lines[0], keys...)); diff != "" {
-				t.Errorf("stream line (-want +got):\n%s\n%s", diff, reportText())
-			}
-			if strings.HasPrefix(lines[0]["path"], "pipe:") != (lines[0]["kind"] == "pipe") && fdPath(0) != "" {
-				t.Errorf("path %q and kind %q disagree", lines[0]["path"], lines[0]["kind"])
+			line := checkStreamLine(t, reportText(), want)
+			if strings.HasPrefix(line["path"], "pipe:") != (line["kind"] == "pipe") && fdPath(0) != "" {
+				t.Errorf("path %q and kind %q disagree", line["path"], line["kind"])
 			}
 		})
 	}
 }
+
+// checkStreamLine checks that report, the text of a report, has one
+// stream's line and the total, and that the stream's line has the fields
+// of want (and others); it returns the line's fields.
+func checkStreamLine(t *testing.T, report []byte, want map[string]string) map[string]string {
+	t.Helper()
+	lines := reportFields(t, report)
+	if len(lines) != 2 {
+		t.Fatalf("report has %d lines, want a stream's and the total:\n%s", len(lines), report)
+	}
+	keys := make([]string, 0, len(want))
+	for k := range want {
+		keys = append(keys, k)
+	}
+	if diff := cmp.Diff(want, only(lines[0], keys...)); diff != "" {
+		t.Errorf("stream line (-want +got):\n%s\n%s", diff, report)
+	}
+	return lines[0]
+}
+
+// tempDir is t.TempDir for a test that makes only files in it, with
+// symbolic links and Windows' short names resolved, as the report's paths
+// are. Under wine 8 t.TempDir's clean-up fails ("Invalid function":
+// os.RemoveAll asks for FileDispositionInformationEx, which wine lacks,
+// and takes wine's error for a failure), where os.Remove of each file and
+// the directory works: this clean-up removes them so, and fails the test
+// if the directory stays.
+func tempDir(t *testing.T) string {
+	t.Helper()
+	pattern := strings.Map(func(r rune) rune {
+		if r == '_' || r == '-' || '0' <= r && r <= '9' || 'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' {
+			return r
+		}
+		return '_'
+	}, t.Name())
+	dir, err := os.MkdirTemp("", pattern)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		ents, _ := os.ReadDir(dir)
+		for _, e := range ents {
+			os.Remove(filepath.Join(dir, e.Name()))
+		}
+		if err := os.Remove(dir); err != nil {
+			t.Errorf("removing the temporary directory: %v", err)
+		}
+	})
+	if resolved, err := filepath.EvalSymlinks(dir); err == nil {
+		dir = resolved
+	}
+	return dir
+}
+
+// writeFd is a descriptor that has only Write and Fd: a Writer over it
+// reads a ReadFrom's input into its buffer, as it has no ReadFrom to hand
+// the copy to.
+type writeFd struct{ f *os.File }
+
+func (w writeFd) Write(p []byte) (int, error) { return w.f.Write(p) }
+func (w writeFd) Fd() uintptr                 { return w.f.Fd() }
 
 // create creates a file in dir, closed after the test.
 func create(t *testing.T, dir string) *os.File {
@@ -247,7 +312,7 @@ func fmtLines(w io.Writer, k int) {
 
 func TestReportTotal(t *testing.T) {
 	withReport(t)
-	dir := t.TempDir()
+	dir := tempDir(t)
 	var calls, writes int
 	for i := range 3 {
 		w := NewWriterPolicy(create(t, dir), Policy(64))
@@ -275,7 +340,7 @@ func TestReportTotal(t *testing.T) {
 func TestReportOff(t *testing.T) {
 	withReport(t)
 	reportOn = false
-	dir := t.TempDir()
+	dir := tempDir(t)
 	w := NewWriter(create(t, dir))
 	fmtLines(w, 3)
 	w.Flush()
@@ -319,7 +384,7 @@ func TestReportSameOutput(t *testing.T) {
 			run := func(on bool) (string, Info) {
 				withReport(t)
 				reportOn = on
-				f := create(t, t.TempDir())
+				f := create(t, tempDir(t))
 				w := NewWriterPolicy(f, Policy(100))
 				w.Setvbuf(mode, 100)
 				ops(w)
@@ -361,7 +426,7 @@ func TestReportAtExit(t *testing.T) {
 	if err != nil {
 		t.Skip(err)
 	}
-	name := filepath.Join(t.TempDir(), "out")
+	name := filepath.Join(tempDir(t), "out")
 	cmd := exec.Command(exe, "-test.run=^TestReportAtExit$")
 	cmd.Env = append(os.Environ(), reportChildEnv+"="+name, reportEnv+"=1")
 	var stderr bytes.Buffer
@@ -382,3 +447,61 @@ func TestReportAtExit(t *testing.T) {
 
 // reportChildEnv names the file TestReportAtExit's child writes.
 const reportChildEnv = "STREAM_TEST_REPORT_CHILD"
+
+// TestReportStdoutRedirected checks the line of a writer over standard
+// output that the parent sent to the null device or to a file, whose name
+// (os.Stdout's, /dev/stdout) says neither: kind null and path os.DevNull,
+// or kind file and the file's path. It runs the test binary again as a
+// child (reportStdoutEnv) with STDIOBUF_REPORT=1.
+func TestReportStdoutRedirected(t *testing.T) {
+	if os.Getenv(reportStdoutEnv) != "" {
+		w := NewWriter(os.Stdout)
+		fmtLines(w, 5)
+		w.Flush()
+		Exit(0)
+	}
+	if runtime.GOOS != "windows" && fdPath(1) == "" {
+		t.Skip("no /proc: standard output's path is its Name, /dev/stdout, and the null device is told by its path")
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		t.Skip(err)
+	}
+	tests := []struct {
+		name string
+		// open opens what the child's standard output is, and returns
+		// its kind and path.
+		open func(t *testing.T) (f *os.File, kind, path string)
+	}{
+		{"null device", func(t *testing.T) (*os.File, string, string) {
+			f, err := os.OpenFile(os.DevNull, os.O_WRONLY, 0)
+			if err != nil {
+				t.Skip(err)
+			}
+			return f, "null", os.DevNull
+		}},
+		{"file", func(t *testing.T) (*os.File, string, string) {
+			f := create(t, tempDir(t))
+			return f, "file", f.Name()
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			out, kind, path := tt.open(t)
+			defer out.Close()
+			cmd := exec.Command(exe, "-test.run=^TestReportStdoutRedirected$")
+			cmd.Env = append(os.Environ(), reportStdoutEnv+"=1", reportEnv+"=1")
+			cmd.Stdout = out
+			var stderr bytes.Buffer
+			cmd.Stderr = &stderr
+			if err := cmd.Run(); err != nil {
+				t.Fatalf("child: %v; stderr:\n%s", err, stderr.String())
+			}
+			checkStreamLine(t, stderr.Bytes(), map[string]string{"fd": "1", "kind": kind, "path": path,
+				"dir": "write", "mode": "full", "calls": "5", "writes": "1", "held": "0", "saved": "4"})
+		})
+	}
+}
+
+// reportStdoutEnv makes TestReportStdoutRedirected's child.
+const reportStdoutEnv = "STREAM_TEST_REPORT_STDOUT"

@@ -12,28 +12,6 @@ import (
 // These tests run on Windows, or on Linux under wine (internal/winetest:
 // GOOS=windows go test -exec wineexec ./stream/).
 
-// tempDir is t.TempDir for a test that makes only files in it: under wine
-// 8, t.TempDir's clean-up fails ("Invalid function": os.RemoveAll asks for
-// FileDispositionInformationEx, which wine lacks, and takes wine's error
-// for a failure), where os.Remove of each file and the directory works.
-func tempDir(t *testing.T) string {
-	t.Helper()
-	dir, err := os.MkdirTemp("", t.Name())
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		ents, _ := os.ReadDir(dir)
-		for _, e := range ents {
-			os.Remove(filepath.Join(dir, e.Name()))
-		}
-		if err := os.Remove(dir); err != nil {
-			t.Errorf("removing the temporary directory: %v", err)
-		}
-	})
-	return dir
-}
-
 // handleStat is statFile of f's handle.
 func handleStat(t *testing.T, f *os.File) *fileStat {
 	t.Helper()
