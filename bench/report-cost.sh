@@ -14,6 +14,7 @@
 # benchstat then compares the columns.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. bench/lib.sh
 rounds=${1:-10}
 out=${2:-/dev/stdout}
 base=${3:-$(git merge-base HEAD main)}
@@ -46,11 +47,7 @@ norm() {
 	done
 } >"$tmp/asm.md"
 
-{
-	echo "# $(date -u +'%Y-%m-%d %H:%M UTC') on $(nproc) CPUs ($(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')), $(uname -sr), $(go version | cut -d' ' -f3)"
-	echo "# command: bench/report-cost.sh $rounds $out $base ($base is $(git rev-parse --short "$base"), the tree $(git rev-parse --short HEAD))"
-	echo "# load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
-} >"$tmp/raw.txt"
+bench_header "bench/report-cost.sh $rounds $out $base ($base is $(git rev-parse --short "$base"), the tree $(git rev-parse --short HEAD))" >"$tmp/raw.txt"
 run() {
 	case $1 in
 	base) "$tmp/base.test" -test.run '^$' -test.bench DescriptorStreams -test.benchtime 1s ;;
@@ -69,23 +66,13 @@ for ((i = 1; i <= rounds; i++)); do
 	done
 	echo "round $i of $rounds done" >&2
 done
-echo "# load average after: $(cut -d' ' -f1-3 /proc/loadavg)" >>"$tmp/raw.txt"
-
-benchstat=$(command -v benchstat || echo "$(go env GOPATH)/bin/benchstat")
+bench_footer "$tmp/raw.txt"
 {
-	grep '^#' "$tmp/raw.txt"
-	echo
-	echo '```'
-	"$benchstat" -col '/report@(base off on)' "$tmp/raw.txt"
-	echo '```'
+	bench_table "$tmp/raw.txt" -col '/report@(base off on)'
 	echo
 	echo "Machine code, base against tree:"
 	echo
 	cat "$tmp/asm.md"
 	echo
-	echo "Raw results:"
-	echo
-	echo '```'
-	grep -v '^#' "$tmp/raw.txt"
-	echo '```'
+	bench_raw "$tmp/raw.txt"
 } >"$out"

@@ -49,6 +49,7 @@ command -v mkfs.ext4 >/dev/null || die "mkfs.ext4 is not installed (apt-get inst
 ((EUID == 0)) || die "needs root to mount the ext4 image"
 
 root=$(cd "$(dirname "$0")/.." && pwd)
+. "$root/bench/lib.sh"
 work=$(mktemp -d "${TMPDIR:-/tmp}/smallblksize.XXXXXX")
 mnt=$work/mnt
 cleanup() {
@@ -117,7 +118,7 @@ ratio() { awk -v a="$1" -v b="$2" 'BEGIN {printf "%.3f", a / b}'; }
 status=0
 echo "# getdelim --loop on ext4 -b 1024 (st_blksize 1024)"
 echo
-echo "$(date -u +'%Y-%m-%d %H:%M UTC'), $(nproc) CPUs ($(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')), $(uname -sr), $(go version | cut -d' ' -f3); load average $load_before before, $load_after after"
+echo "$(bench_machine); load average $load_before before, $load_after after"
 echo
 echo "Input: $lines lines, $(stat -c %s "$input") bytes. Medians of $rounds interleaved rounds."
 echo "Command: bench/smallblksize.sh --rounds $rounds --lines $lines${before:+ --before GETDELIM}"

@@ -17,6 +17,7 @@
 # 3-10%.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. bench/lib.sh
 rounds=${1:-10}
 out=${2:-/dev/stdout}
 filter=${3:-.}
@@ -25,12 +26,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 go test -c -o "$tmp/stream.test" ./stream/
 
-{
-	echo "# $(date -u +'%Y-%m-%d %H:%M UTC') on $(nproc) CPUs ($(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')), $(uname -sr), $(go version | cut -d' ' -f3)"
-	echo "# command: bench/streambench.sh $rounds $out $filter"
-	echo "# load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
-	echo "# scheduling policy:$(chrt -p $$ 2>/dev/null | sed -n '1s/.*://p')"
-} >"$tmp/raw.txt"
+bench_header "bench/streambench.sh $rounds $out $filter" >"$tmp/raw.txt"
 for ((i = 1; i <= rounds; i++)); do
 	order=(bufio stream)
 	((i % 2 == 0)) && order=(stream bufio)
@@ -39,19 +35,9 @@ for ((i = 1; i <= rounds; i++)); do
 	done
 	echo "round $i of $rounds done" >&2
 done
-echo "# load average after: $(cut -d' ' -f1-3 /proc/loadavg)" >>"$tmp/raw.txt"
-
-benchstat=$(command -v benchstat || echo "$(go env GOPATH)/bin/benchstat")
+bench_footer "$tmp/raw.txt"
 {
-	grep '^#' "$tmp/raw.txt"
+	bench_table "$tmp/raw.txt" -col /impl
 	echo
-	echo '```'
-	"$benchstat" -col /impl "$tmp/raw.txt"
-	echo '```'
-	echo
-	echo "Raw results:"
-	echo
-	echo '```'
-	grep -v '^#' "$tmp/raw.txt"
-	echo '```'
+	bench_raw "$tmp/raw.txt"
 } >"$out"
