@@ -5,9 +5,9 @@
 # and the descriptors of the processes of the program's session
 # (zz_stdiobuf_pipein.go, files/sys_linux.go). bench/pipescan (a program
 # that times its one-byte Reads of standard input) runs built plainly
-# and with -files, standard input a pipe that holds its input; the time
-# of its second Read, where -files decides, less the plain build's, is
-# the decision's cost. It runs with N more processes in its session
+# and with -files, standard input a FIFO that holds its input; the time
+# of its 64th Read, where -files decides (and fills the buffer), less
+# the plain build's, is the decision's cost. It runs with N more processes in its session
 # (sleep, each with three descriptors) and M outside it (setsid sleep).
 #
 # Usage: bench/pipescan.sh [--rounds R] [--in "0 100 300"] [--out "0 300"]
@@ -44,6 +44,9 @@ go build -o "$tmp/stdiobuf" ./cmd/stdiobuf
 go build -o "$tmp/plain" ./bench/pipescan
 "$tmp/stdiobuf" build -files -o "$tmp/files" ./bench/pipescan
 head -c 4096 /dev/zero >"$tmp/in"
+# Standard input is a FIFO (a pipe to -files) that the program opens
+# before the script writes it, so that no other process holds it.
+mkfifo "$tmp/in.fifo"
 
 # spawn N [setsid]: N sleeping processes, in this session or not.
 spawn() {
@@ -65,7 +68,7 @@ echo "- machine: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ 
 echo "- load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "- $rounds interleaved runs of each build per row; times in microseconds, medians"
 echo
-echo "| added in session / outside | processes in session / on the machine | second Read, plain | second Read, -files | decision's cost | -files' other Reads |"
+echo "| added in session / outside | processes in session / on the machine | 64th Read, plain | 64th Read, -files | decision's cost | -files' later Reads |"
 echo "|---|---|---|---|---|---|"
 for out in $outs; do
 	for in in $ins; do
@@ -74,14 +77,14 @@ for out in $outs; do
 		sleep 1
 		total=$(ls /proc | grep -c '^[0-9]')
 		insession=$(awk -v s="$session" '{sub(/.*\) /, ""); split($0, f, " "); if (f[4] == s) n++} END {print n}' /proc/[0-9]*/stat 2>/dev/null)
-		: >"$tmp/p" && : >"$tmp/f" && : >"$tmp/fm"
+		# Each run prints "decision D median M"; the builds alternate.
+		: >"$tmp/plain.out" && : >"$tmp/files.out"
 		for ((r = 0; r < rounds; r++)); do
-			cat "$tmp/in" | "$tmp/plain" | awk '{print $2}' >>"$tmp/p"
-			cat "$tmp/in" | "$tmp/files" | awk '{print $2; print $4 > "'"$tmp/fm"'.x"}' >>"$tmp/f"
-			cat "$tmp/fm.x" >>"$tmp/fm"
+			"$tmp/plain" <"$tmp/in.fifo" >>"$tmp/plain.out" & cat "$tmp/in" >"$tmp/in.fifo"; wait $!
+			"$tmp/files" <"$tmp/in.fifo" >>"$tmp/files.out" & cat "$tmp/in" >"$tmp/in.fifo"; wait $!
 		done
-		p=$(median <"$tmp/p") f=$(median <"$tmp/f")
-		echo "| $in / $out | $insession / $total | $p | $f | $(awk -v a="$f" -v b="$p" 'BEGIN {printf "%.1f", a - b}') | $(median <"$tmp/fm") |"
+		p=$(awk '{print $2}' "$tmp/plain.out" | median) f=$(awk '{print $2}' "$tmp/files.out" | median)
+		echo "| $in / $out | $insession / $total | $p | $f | $(awk -v a="$f" -v b="$p" 'BEGIN {printf "%.1f", a - b}') | $(awk '{print $4}' "$tmp/files.out" | median) |"
 		((${#pids[@]})) && kill "${pids[@]}" 2>/dev/null
 		wait 2>/dev/null || true
 		pids=()

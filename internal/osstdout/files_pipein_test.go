@@ -126,18 +126,13 @@ func lookPath(t *testing.T, name string) string {
 func runPipe(t *testing.T, bin, c string, how pipeHow, args ...string) ran {
 	t.Helper()
 	cmd, path, after := pipeCmd(t, bin, c, how, readInput(), args...)
-	var out, errb bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &errb
-	status := exitStatus(t, cmd.Run())
-	if cmd.ProcessState != nil && !cmd.ProcessState.Exited() {
-		status = -1
-	}
+	out, errb, status := runToEnd(t, cmd)
 	rest := after()
 	b, err := os.ReadFile(path)
 	if err != nil && !os.IsNotExist(err) {
-		t.Fatalf("%s %s: %v\nstderr: %s", bin, c, err, errb.String())
+		t.Fatalf("%s %s: %v\nstderr: %s", bin, c, err, errb)
 	}
-	return ran{File: string(b), Stdout: strings.ReplaceAll(out.String(), path, "FILE") + rest, Status: status}
+	return ran{File: string(b), Stdout: strings.ReplaceAll(out, path, "FILE") + rest, Status: status}
 }
 
 // pipeCases are the read cases on a pipe: name, arguments, the pipe.
@@ -203,21 +198,10 @@ func TestFilesPipeRace(t *testing.T) {
 // comparePipes runs the pipe cases named in only (all if nil) with the
 // plain build and with bin, the build called name, and compares.
 func comparePipes(t *testing.T, plain, bin, name string, only []string) {
-	for _, pc := range pipeCases {
-		if only != nil && !slices.Contains(only, pc.name) {
-			continue
-		}
-		t.Run(pc.name, func(t *testing.T) {
-			want := runPipe(t, plain, pc.c, pc.how, pc.args...)
-			if want.Stdout == "" {
-				t.Fatalf("the plain build printed nothing: %+v", want)
-			}
-			got := runPipe(t, bin, pc.c, pc.how, pc.args...)
-			if diff := cmp.Diff(want, got); diff != "" {
-				t.Errorf("%s against the plain build (-plain +%s):\n%s", name, name, diff)
-			}
-		})
-	}
+	compareBuilds(t, pipeCases, only, plain, bin, name, func(t *testing.T, bin string, i int) ran {
+		pc := pipeCases[i]
+		return runPipe(t, bin, pc.c, pc.how, pc.args...)
+	})
 }
 
 // TestFilesPipeSigterm: a program killed by SIGTERM after fmt.Scan from
@@ -226,15 +210,7 @@ func TestFilesPipeSigterm(t *testing.T) {
 	plain, files := filesPrograms(t)
 	rest := func(bin string) string {
 		cmd, _, after := pipeCmd(t, bin, "scanwait", pipeRest, readInput(), "500")
-		startReady(t, cmd)
-		// The integer after ready is read meanwhile: the read buffer
-		// holds the rest of a buffer when the signal comes.
-		time.Sleep(300 * time.Millisecond)
-		cmd.Process.Signal(syscall.SIGTERM)
-		err := cmd.Wait()
-		if ws, ok := cmd.ProcessState.Sys().(syscall.WaitStatus); !ok || !ws.Signaled() || ws.Signal() != syscall.SIGTERM {
-			t.Errorf("%s ended with %v, want death by SIGTERM", bin, err)
-		}
+		killReady(t, bin, cmd)
 		return after()
 	}
 	want, got := rest(plain), rest(files)

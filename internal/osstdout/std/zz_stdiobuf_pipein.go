@@ -71,7 +71,7 @@ type stdioPipeOps struct {
 // stdioReadSmall bytes) of standard input on a pipe after which it is
 // decided whether the pipe gets a read buffer: a program that reads a
 // line or a few numbers of it pays nothing for the look through /proc,
-// about a millisecond with a hundred processes on the machine
+// 0.5 ms with 74 processes on the machine, 7.5 ms with 674
 // (bench/pipescan.sh).
 const stdioPipeAfter = 64
 

@@ -177,6 +177,7 @@ func (r *stdioReadSet) decide(f *File) *stdioReadBuf {
 	b, wait := r.choose(f, st.v.Load() == stdioReadPipe)
 	if b == nil {
 		if wait {
+			st.small.Store(2) // this Read and the one before
 			st.v.Store(stdioReadPipe)
 		} else {
 			st.v.Store(stdioReadPlain)

@@ -568,30 +568,7 @@ var cases = map[string]func(path string, args []string){
 	// every byte is read once.
 	"concurrent": func(path string, _ []string) {
 		f := open(path)
-		var mu sync.Mutex
-		var n, sum int64
-		var wg sync.WaitGroup
-		for g := range 4 {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				p := make([]byte, 1+g*5)
-				for {
-					k, err := f.Read(p)
-					mu.Lock()
-					n += int64(k)
-					for _, c := range p[:k] {
-						sum += int64(c)
-					}
-					mu.Unlock()
-					if err != nil {
-						return
-					}
-				}
-			}()
-		}
-		wg.Wait()
-		fmt.Println("read", n, sum)
+		fmt.Println("read", readAll(func(int) *os.File { return f }))
 	},
 	// Four goroutines read standard input in small Reads: every byte
 	// is read once.
