@@ -10,6 +10,7 @@ package os
 
 import (
 	"internal/syscall/unix"
+	"io"
 	"syscall"
 	_ "unsafe" // for go:linkname
 )
@@ -24,9 +25,10 @@ func init() {
 			err := syscall.Pipe2(p[:], syscall.O_CLOEXEC)
 			return p[0], p[1], err
 		},
-		tee:   stdioLinuxTee,
-		read:  stdioLinuxRead,
-		close: func(fd int) { syscall.Close(fd) },
+		tee:         stdioLinuxTee,
+		readWaiting: stdioLinuxReadWaiting,
+		read:        stdioLinuxRead,
+		close:       func(fd int) { syscall.Close(fd) },
 	}
 }
 
@@ -83,6 +85,40 @@ func stdioLinuxTee(f *File, w, n int) (int, error) {
 		return 0, rerr
 	}
 	return int(m), err
+}
+
+// stdioLinuxReadWaiting is stdioPipeOps.readWaiting on Linux: os's
+// plain Read of f (read(2) retried on EINTR, 0 bytes the end, the error
+// wrapped as os wraps it), made under os's read lock of the descriptor,
+// unless buffered reports, under that lock, that f reads through a
+// buffer now.
+func stdioLinuxReadWaiting(f *File, p []byte, buffered func() bool) (n int, err error, retry bool) {
+	if len(p) > 1<<30 {
+		p = p[:1<<30] // os's largest read(2) of a stream
+	}
+	rerr := f.pfd.RawRead(func(fd uintptr) bool {
+		if buffered() {
+			retry = true
+			return true
+		}
+		for {
+			n, err = syscall.Read(int(fd), p)
+			if err != syscall.EINTR {
+				return true
+			}
+		}
+	})
+	switch {
+	case retry:
+		return 0, nil, true
+	case rerr != nil:
+		err = rerr
+	case err != nil:
+		n = 0
+	case n == 0 && len(p) > 0:
+		err = io.EOF
+	}
+	return n, f.wrapErr("read", err), false
 }
 
 // stdioLinuxRead is read(2) of fd into p, retried on EINTR.

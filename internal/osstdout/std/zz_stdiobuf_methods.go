@@ -65,7 +65,10 @@ func (f *File) Read(b []byte) (n int, err error) {
 	stdioPipeReader(f)
 	stdioFilesFlush()
 	stdioOut.beforeRead(f)
-	return f.stdioRawRead(b)
+	if n, err, retry := stdioReadRaw(f, b); !retry {
+		return n, err
+	}
+	return f.Read(b)
 }
 
 // Fd and SyscallConn flush the original standard output first: whatever

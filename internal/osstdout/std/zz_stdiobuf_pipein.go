@@ -61,6 +61,11 @@ type stdioPipeOps struct {
 	// without taking them from f's, waiting for a first byte or the
 	// end, as read(2) waits; 0 at the end.
 	tee func(f *File, w, n int) (int, error)
+	// readWaiting is os's plain Read of f, made under os's read lock
+	// of the descriptor (which a fill's tee holds too) unless buffered,
+	// called under that lock, reports that f reads through a buffer
+	// now: then it reads nothing and says retry.
+	readWaiting func(f *File, p []byte, buffered func() bool) (n int, err error, retry bool)
 	// read reads p's length from the descriptor fd, retried on EINTR.
 	read func(fd int, p []byte) (int, error)
 	// close closes fd.
@@ -201,6 +206,21 @@ func (b *stdioReadBuf) plainFor() {
 		p.r, p.w = -1, -1
 	}
 	stdioReads.pipe.CompareAndSwap(b, nil)
+}
+
+// stdioReadRaw is Read's plain read of f, f.stdioRawRead, except for
+// the original standard input on a pipe that waits for its decision
+// (stdioReadPipe): its plain read runs under os's read lock, where a
+// fill's tee(2) runs too, and only if the pipe has not become buffered
+// meanwhile, since a plain read that consumed bytes a fill had copied
+// would have them read twice. retry reports that it did not read: the
+// pipe is buffered now, and the caller reads through the buffer.
+func stdioReadRaw(f *File, p []byte) (n int, err error, retry bool) {
+	if !stdioFilesOn || f == nil || f.stdioRead.v.Load() != stdioReadPipe {
+		n, err = f.stdioRawRead(p)
+		return n, err, false
+	}
+	return stdioPipeSys.readWaiting(f, p, func() bool { return f.stdioRead.v.Load() == stdioReadBuffered })
 }
 
 // Values of stdioReadState's pipe: whether a *File is on the pipe that
