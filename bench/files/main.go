@@ -337,6 +337,51 @@ func command(ctx context.Context, dir, name string, args ...string) error {
 	return nil
 }
 
+// fifoStdin gives cmd, whose shell opens the FIFO named by
+// FILESBENCH_FIFO as the program's standard input, a FIFO at fifo that a
+// goroutine fills with the file input. Under strace a pipe comes so:
+// strace, the program's parent, would otherwise hold the pipe's read
+// end as its own standard input, and -files reads a pipe plainly where
+// another process of its session holds it. release, called after the
+// run, waits for the goroutine and removes the FIFO.
+func fifoStdin(cmd *exec.Cmd, input, fifo string) (release func(), err error) {
+	os.Remove(fifo)
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		return nil, err
+	}
+	cmd.Env = append(os.Environ(), "FILESBENCH_FIFO="+fifo)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		// Opening the write end waits for the program's shell.
+		w, err := os.OpenFile(fifo, os.O_WRONLY, 0)
+		if err != nil {
+			return
+		}
+		defer w.Close()
+		in, err := os.Open(input)
+		if err != nil {
+			return
+		}
+		defer in.Close()
+		io.Copy(w, in)
+	}()
+	return func() {
+		select {
+		case <-done:
+		default:
+			// A program that never opened the FIFO, or stopped reading
+			// it, leaves the writer waiting: a reader's open and close
+			// let it go (its writes then fail).
+			if r, err := os.OpenFile(fifo, os.O_RDONLY|syscall.O_NONBLOCK, 0); err == nil {
+				r.Close()
+			}
+			<-done
+		}
+		os.Remove(fifo)
+	}, nil
+}
+
 // runRecord is one run: timed (round >= 1) or counted under strace
 // (round 0, calls set).
 type runRecord struct {
@@ -357,13 +402,24 @@ func runOnce(ctx context.Context, j job, d *dataset, out, straceOut string) (run
 		return r, err
 	}
 	argv := append([]string{j.bin}, d.args(j.id, out)...)
+	// Under strace a pipe comes through a FIFO (fifoStdin).
+	viaFIFO := straceOut != "" && j.id.stdin == stdinPipe
+	if viaFIFO {
+		argv = append([]string{"sh", "-c", `exec "$0" "$@" < "$FILESBENCH_FIFO"`}, argv...)
+	}
 	if straceOut != "" {
 		argv = append([]string{"strace", "-f", "-c", "-o", straceOut, "-e", "trace=" + straceSet, "--"}, argv...)
 	}
 	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
 	var stdout, stderr strings.Builder
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	if j.id.stdin != stdinNone {
+	if viaFIFO {
+		release, err := fifoStdin(cmd, d.path(j.id), out+".fifo")
+		if err != nil {
+			return r, err
+		}
+		defer release()
+	} else if j.id.stdin != stdinNone {
 		in, err := os.Open(d.path(j.id))
 		if err != nil {
 			return r, err

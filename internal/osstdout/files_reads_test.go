@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"reflect"
 	"regexp"
 	"slices"
 	"strings"
@@ -119,16 +120,28 @@ func TestFilesReadsRace(t *testing.T) {
 // compareReads runs the read cases named in only (all if nil) with the
 // plain build and with bin, the build called name, and compares.
 func compareReads(t *testing.T, plain, bin, name string, only []string) {
-	for _, rc := range readCases {
-		if only != nil && !slices.Contains(only, rc.name) {
+	compareBuilds(t, readCases, only, plain, bin, name, func(t *testing.T, bin string, i int) ran {
+		rc := readCases[i]
+		return runFileWith(t, bin, rc.c, withInput(rc.stdin, rc.group), rc.args...)
+	})
+}
+
+// compareBuilds runs each case of cases (a table whose rows have a
+// field name) that only names (all if only is nil) with the plain build
+// and with bin, the build called name, through run (given the row's
+// index), and compares what they did.
+func compareBuilds[C any](t *testing.T, cases []C, only []string, plain, bin, name string, run func(t *testing.T, bin string, i int) ran) {
+	for i, c := range cases {
+		n := reflect.ValueOf(c).FieldByName("name").String()
+		if only != nil && !slices.Contains(only, n) {
 			continue
 		}
-		t.Run(rc.name, func(t *testing.T) {
-			want := runFileWith(t, plain, rc.c, withInput(rc.stdin, rc.group), rc.args...)
+		t.Run(n, func(t *testing.T) {
+			want := run(t, plain, i)
 			if want.Stdout == "" {
 				t.Fatalf("the plain build printed nothing: %+v", want)
 			}
-			got := runFileWith(t, bin, rc.c, withInput(rc.stdin, rc.group), rc.args...)
+			got := run(t, bin, i)
 			if diff := cmp.Diff(want, got); diff != "" {
 				t.Errorf("%s against the plain build (-plain +%s):\n%s", name, name, diff)
 			}
@@ -146,15 +159,7 @@ func TestFilesReadsSigterm(t *testing.T) {
 		withInput(true, false)(cmd, path)
 		in := cmd.Stdin.(*os.File)
 		defer in.Close()
-		startReady(t, cmd)
-		// The integer after ready is read meanwhile: its read buffer
-		// holds the rest of a buffer when the signal comes.
-		time.Sleep(300 * time.Millisecond)
-		cmd.Process.Signal(syscall.SIGTERM)
-		err := cmd.Wait()
-		if ws, ok := cmd.ProcessState.Sys().(syscall.WaitStatus); !ok || !ws.Signaled() || ws.Signal() != syscall.SIGTERM {
-			t.Errorf("%s ended with %v, want death by SIGTERM", bin, err)
-		}
+		killReady(t, bin, cmd)
 		at, err := in.Seek(0, io.SeekCurrent)
 		if err != nil {
 			t.Fatal(err)
@@ -163,6 +168,21 @@ func TestFilesReadsSigterm(t *testing.T) {
 	}
 	if want, got := offset(plain), offset(files); got != want {
 		t.Errorf("standard input's offset after SIGTERM: -files %d, plain %d", got, want)
+	}
+}
+
+// killReady starts cmd, bin running case scanwait, waits for its ready,
+// and kills it with SIGTERM while it holds a read buffer.
+func killReady(t *testing.T, bin string, cmd *exec.Cmd) {
+	t.Helper()
+	startReady(t, cmd)
+	// The integer after ready is read meanwhile: its read buffer holds
+	// the rest of a buffer when the signal comes.
+	time.Sleep(300 * time.Millisecond)
+	cmd.Process.Signal(syscall.SIGTERM)
+	err := cmd.Wait()
+	if ws, ok := cmd.ProcessState.Sys().(syscall.WaitStatus); !ok || !ws.Signaled() || ws.Signal() != syscall.SIGTERM {
+		t.Errorf("%s ended with %v, want death by SIGTERM", bin, err)
 	}
 }
 

@@ -155,17 +155,25 @@ func runFileAt(t *testing.T, bin, c string, setup func(cmd *exec.Cmd, path strin
 	if setup != nil {
 		setup(cmd, path)
 	}
+	out, errb, status := runToEnd(t, cmd)
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%s %s: %v\nstderr: %s", bin, c, err, errb)
+	}
+	return ran{File: string(b), Stdout: strings.ReplaceAll(out, path, "FILE"), Status: status}, path
+}
+
+// runToEnd runs cmd to its end and returns its standard output, its
+// standard error and its exit status (-1: killed by a signal).
+func runToEnd(t *testing.T, cmd *exec.Cmd) (stdout, stderr string, status int) {
+	t.Helper()
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
-	status := exitStatus(t, cmd.Run())
+	status = exitStatus(t, cmd.Run())
 	if cmd.ProcessState != nil && !cmd.ProcessState.Exited() {
 		status = -1
 	}
-	b, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%s %s: %v\nstderr: %s", bin, c, err, errb.String())
-	}
-	return ran{File: string(b), Stdout: strings.ReplaceAll(out.String(), path, "FILE"), Status: status}, path
+	return out.String(), errb.String(), status
 }
 
 // TestFilesSameAsPlain: each idiom and each route by which the program

@@ -129,7 +129,7 @@ func scanHold(i int) func([]string) string {
 		if len(p) <= i || p[0] == "_" || p[i] == "_" {
 			return ""
 		}
-		return fmt.Sprintf("if f, rs := stdioScanBegin(%[1]s, %[2]s); f != nil { defer os_stdioScanEnd(f); %[1]s = rs }", p[0], p[i])
+		return fmt.Sprintf("if rs := stdioScanBegin(%[1]s, %[2]s); rs != nil { defer os_stdioScanEnd(rs); %[1]s = rs }", p[0], p[i])
 	}
 }
 

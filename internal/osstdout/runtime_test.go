@@ -195,7 +195,7 @@ func TestPatchFilesHooksFmt(t *testing.T) {
 			return
 		}
 		r, a := paramName(fd, 0), paramName(fd, len(fd.Type.Params.List)-1)
-		want := "if f, rs := stdioScanBegin(" + r + ", " + a + "); f != nil {\n\t\tdefer os_stdioScanEnd(f)\n\t\t" + r + " = rs\n\t}"
+		want := "if rs := stdioScanBegin(" + r + ", " + a + "); rs != nil {\n\t\tdefer os_stdioScanEnd(rs)\n\t\t" + r + " = rs\n\t}"
 		if first := nodeText(fset, b, fd.Body.List[0]); first != want {
 			t.Errorf("%s's %s starts with %q, want %q", name, fd.Name.Name, first, want)
 		}

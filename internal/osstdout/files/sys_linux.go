@@ -2,12 +2,15 @@
 
 // This file is merged into package os's sys_linux.go by `stdiobuf build
 // -files`: what only Linux tells of an open file, for
-// zz_stdiobuf_files.go and zz_stdiobuf_reads.go.
+// zz_stdiobuf_files.go and zz_stdiobuf_reads.go, and what a pipe's read
+// buffer needs, for zz_stdiobuf_pipein.go: tee(2), and /proc to see who
+// else reads the pipe.
 
 package os
 
 import (
 	"internal/syscall/unix"
+	"io"
 	"syscall"
 	_ "unsafe" // for go:linkname
 )
@@ -15,6 +18,18 @@ import (
 func init() {
 	stdioPlainKind = stdioLinuxPlainKind
 	stdioReadPlainKind = stdioLinuxReadPlainKind
+	stdioPipeSys = &stdioPipeOps{
+		usable: stdioLinuxPipeUsable,
+		open: func() (int, int, error) {
+			var p [2]int
+			err := syscall.Pipe2(p[:], syscall.O_CLOEXEC)
+			return p[0], p[1], err
+		},
+		tee:         stdioLinuxTee,
+		readWaiting: stdioLinuxReadWaiting,
+		read:        stdioLinuxRead,
+		close:       func(fd int) { syscall.Close(fd) },
+	}
 }
 
 // stdioLinuxPlainKind is stdioPlainKind on Linux: f is not open for
@@ -51,3 +66,292 @@ func stdioLinuxKind(f *File, plain func(flags int) bool) bool {
 //
 //go:linkname stdioGeneratedFS bufio.generatedFile
 func stdioGeneratedFS(fd uintptr) bool
+
+// stdioLinuxTee is tee(2) of up to n bytes from f's pipe into the pipe
+// w, through os's descriptor (held against Close meanwhile), retried on
+// EINTR.
+func stdioLinuxTee(f *File, w, n int) (int, error) {
+	var m int64
+	var err error
+	rerr := f.pfd.RawRead(func(fd uintptr) bool {
+		for {
+			m, err = syscall.Tee(int(fd), w, n, 0)
+			if err != syscall.EINTR {
+				return true
+			}
+		}
+	})
+	if rerr != nil {
+		return 0, rerr
+	}
+	return int(m), err
+}
+
+// stdioLinuxReadWaiting is stdioPipeOps.readWaiting on Linux: os's
+// plain Read of f (read(2) retried on EINTR, 0 bytes the end, the error
+// wrapped as os wraps it), made under os's read lock of the descriptor,
+// unless buffered reports, under that lock, that f reads through a
+// buffer now.
+func stdioLinuxReadWaiting(f *File, p []byte, buffered func() bool) (n int, err error, retry bool) {
+	if len(p) > 1<<30 {
+		p = p[:1<<30] // os's largest read(2) of a stream
+	}
+	rerr := f.pfd.RawRead(func(fd uintptr) bool {
+		if buffered() {
+			retry = true
+			return true
+		}
+		for {
+			n, err = syscall.Read(int(fd), p)
+			if err != syscall.EINTR {
+				return true
+			}
+		}
+	})
+	switch {
+	case retry:
+		return 0, nil, true
+	case rerr != nil:
+		err = rerr
+	case err != nil:
+		n = 0
+	case n == 0 && len(p) > 0:
+		err = io.EOF
+	}
+	return n, f.wrapErr("read", err), false
+}
+
+// stdioLinuxRead is read(2) of fd into p, retried on EINTR.
+func stdioLinuxRead(fd int, p []byte) (int, error) {
+	for {
+		n, err := syscall.Read(fd, p)
+		if err != syscall.EINTR {
+			return n, err
+		}
+	}
+}
+
+// stdioLinuxPipeUsable is stdioPipeOps.usable on Linux: f, the original
+// standard input, a pipe or a FIFO whose fstat is fi, is open read-only
+// and blocking (a descriptor in the runtime's poller, or that another
+// process made non-blocking, is read plainly), and no other reader of
+// the pipe is seen (stdioLinuxPipeAlone).
+func stdioLinuxPipeUsable(f *File, fi FileInfo) bool {
+	fd := f.pfd.Sysfd
+	flags, err := unix.Fcntl(fd, syscall.F_GETFL, 0)
+	if err != nil || flags&syscall.O_ACCMODE != syscall.O_RDONLY || flags&syscall.O_NONBLOCK != 0 {
+		return false
+	}
+	st, ok := fi.Sys().(*syscall.Stat_t)
+	return ok && stdioLinuxPipeAlone(fd, st)
+}
+
+// stdioLinuxPipeAlone reports whether /proc shows no reader of the pipe
+// st but this process's descriptor fd: no other descriptor of this
+// process, and none of another process of the same session, that is
+// open on it (stat(2) of /proc/PID/fd/N: the same device and inode) for
+// reading (/proc/PID/fdinfo/N's flags not O_WRONLY). A process of the
+// session whose descriptors cannot be read, or a /proc that cannot be
+// read, counts as a reader. Processes of other sessions are not looked
+// at: a pipe shared with them is not seen (docs/files.md).
+func stdioLinuxPipeAlone(fd int, st *syscall.Stat_t) bool {
+	self := syscall.Getpid()
+	sid, ok := stdioProcSession(self)
+	if !ok {
+		return false
+	}
+	pids, ok := stdioProcList("/proc")
+	if !ok {
+		return false
+	}
+	for _, name := range pids {
+		pid, ok := stdioAtoi(name, 10)
+		if !ok {
+			continue
+		}
+		if pid != self {
+			s, ok := stdioProcSession(pid)
+			if !ok {
+				if stdioProcGone(pid) {
+					continue
+				}
+				return false
+			}
+			if s != sid {
+				continue
+			}
+		}
+		if !stdioProcNoReader(pid, self, fd, st) {
+			return false
+		}
+	}
+	return true
+}
+
+// stdioProcNoReader reports whether process pid holds no descriptor open
+// for reading on the pipe st, leaving out this process's (self's)
+// descriptor fd. A process that ended meanwhile holds none.
+func stdioProcNoReader(pid, self, fd int, st *syscall.Stat_t) bool {
+	dir := "/proc/" + stdioItoa(pid) + "/fd"
+	fds, ok := stdioProcList(dir)
+	if !ok {
+		return stdioProcGone(pid)
+	}
+	for _, name := range fds {
+		n, ok := stdioAtoi(name, 10)
+		if !ok || pid == self && n == fd {
+			continue
+		}
+		var o syscall.Stat_t
+		if err := syscall.Stat(dir+"/"+name, &o); err != nil {
+			if err == syscall.ENOENT {
+				continue // closed meanwhile
+			}
+			return false
+		}
+		if o.Dev != st.Dev || o.Ino != st.Ino {
+			continue
+		}
+		flags, ok := stdioProcFlags("/proc/" + stdioItoa(pid) + "/fdinfo/" + name)
+		if !ok || flags&syscall.O_ACCMODE != syscall.O_WRONLY {
+			return false
+		}
+	}
+	return true
+}
+
+// stdioProcSession is the session of process pid, the sixth field of
+// /proc/PID/stat (after the command's name, in parentheses, which may
+// hold anything).
+func stdioProcSession(pid int) (int, bool) {
+	var buf [512]byte
+	n, ok := stdioProcRead("/proc/"+stdioItoa(pid)+"/stat", buf[:])
+	if !ok {
+		return 0, false
+	}
+	b := buf[:n]
+	i := len(b) - 1
+	for i >= 0 && b[i] != ')' {
+		i--
+	}
+	if i < 0 {
+		return 0, false
+	}
+	// State, parent, process group, session.
+	field, start := 0, -1
+	for j := i + 1; j <= len(b); j++ {
+		if j < len(b) && b[j] != ' ' {
+			if start < 0 {
+				start = j
+			}
+			continue
+		}
+		if start >= 0 {
+			if field == 3 {
+				return stdioAtoi(string(b[start:j]), 10)
+			}
+			field++
+			start = -1
+		}
+	}
+	return 0, false
+}
+
+// stdioProcFlags is the value of the "flags:" line of a
+// /proc/PID/fdinfo/N file, in octal.
+func stdioProcFlags(path string) (int, bool) {
+	var buf [1024]byte
+	n, ok := stdioProcRead(path, buf[:])
+	if !ok {
+		return 0, false
+	}
+	b := buf[:n]
+	const key = "flags:"
+	for i := 0; i+len(key) <= len(b); i++ {
+		if (i == 0 || b[i-1] == '\n') && string(b[i:i+len(key)]) == key {
+			j := i + len(key)
+			for j < len(b) && (b[j] == ' ' || b[j] == '\t') {
+				j++
+			}
+			k := j
+			for k < len(b) && b[k] >= '0' && b[k] <= '7' {
+				k++
+			}
+			return stdioAtoi(string(b[j:k]), 8)
+		}
+	}
+	return 0, false
+}
+
+// stdioProcGone reports whether process pid has ended (its /proc
+// directory is gone).
+func stdioProcGone(pid int) bool {
+	var st syscall.Stat_t
+	return syscall.Stat("/proc/"+stdioItoa(pid), &st) == syscall.ENOENT
+}
+
+// stdioProcRead reads the start of a /proc file into buf, with raw
+// system calls (os's own are hooked under -files).
+func stdioProcRead(path string, buf []byte) (int, bool) {
+	fd, err := syscall.Open(path, syscall.O_RDONLY|syscall.O_CLOEXEC, 0)
+	if err != nil {
+		return 0, false
+	}
+	n, err := stdioLinuxRead(fd, buf)
+	syscall.Close(fd)
+	return n, err == nil
+}
+
+// stdioProcList is the names in the directory dir.
+func stdioProcList(dir string) ([]string, bool) {
+	fd, err := syscall.Open(dir, syscall.O_RDONLY|syscall.O_DIRECTORY|syscall.O_CLOEXEC, 0)
+	if err != nil {
+		return nil, false
+	}
+	defer syscall.Close(fd)
+	var names []string
+	buf := make([]byte, 8192)
+	for {
+		n, err := syscall.ReadDirent(fd, buf)
+		if err == syscall.EINTR {
+			continue
+		}
+		if err != nil {
+			return nil, false
+		}
+		if n <= 0 {
+			return names, true
+		}
+		_, _, names = syscall.ParseDirent(buf[:n], -1, names)
+	}
+}
+
+// stdioAtoi is s as a number in base 8 or 10, if it is all digits.
+func stdioAtoi(s string, base int) (int, bool) {
+	if s == "" {
+		return 0, false
+	}
+	n := 0
+	for i := 0; i < len(s); i++ {
+		d := int(s[i]) - '0'
+		if d < 0 || d >= base {
+			return 0, false
+		}
+		n = n*base + d
+	}
+	return n, true
+}
+
+// stdioItoa is n in decimal.
+func stdioItoa(n int) string {
+	var b [20]byte
+	i := len(b)
+	for {
+		i--
+		b[i] = byte('0' + n%10)
+		n /= 10
+		if n == 0 {
+			return string(b[i:])
+		}
+	}
+}

@@ -23,7 +23,10 @@ func (f *File) ReadAt(b []byte, off int64) (n int, err error) {
 	return f.stdioRawReadAt(b, off)
 }
 
+// WriteTo may copy from a pipe in the kernel, around Read: another
+// *File on standard input's buffered pipe makes it plain first.
 func (f *File) WriteTo(w io.Writer) (n int64, err error) {
+	stdioPipeReader(f)
 	stdioFilesFlush()
 	return f.stdioRawWriteTo(w)
 }

@@ -26,22 +26,19 @@ import (
 )
 
 // stdioScanBegin returns, where r is a *os.File whose read buffer this
-// call now holds, the file and the reader, an io.RuneScanner, to scan
-// instead of r; f is nil where the call reads r as it does plainly.
-func stdioScanBegin(r io.Reader, a []any) (f *os.File, rs io.Reader) {
+// call now holds, the reader, an io.RuneScanner, to scan instead of r;
+// nil where the call reads r as it does plainly.
+func stdioScanBegin(r io.Reader, a []any) io.Reader {
 	f, ok := r.(*os.File)
 	if !ok {
-		return nil, nil
+		return nil
 	}
 	for _, arg := range a {
 		if _, ok := arg.(Scanner); ok {
-			return nil, nil
+			return nil
 		}
 	}
-	if rs = os_stdioScanBegin(f); rs == nil {
-		return nil, nil
-	}
-	return f, rs
+	return os_stdioScanBegin(f)
 }
 
 // os_stdioScanBegin takes f's read buffer for the calling scan and
@@ -51,7 +48,8 @@ func stdioScanBegin(r io.Reader, a []any) (f *os.File, rs io.Reader) {
 //go:linkname os_stdioScanBegin os.stdioScanBegin
 func os_stdioScanBegin(f *os.File) io.Reader
 
-// os_stdioScanEnd releases what os_stdioScanBegin took. Implemented in os.
+// os_stdioScanEnd releases what os_stdioScanBegin took for the scan
+// that reads through rs. Implemented in os.
 //
 //go:linkname os_stdioScanEnd os.stdioScanEnd
-func os_stdioScanEnd(f *os.File)
+func os_stdioScanEnd(rs io.Reader)

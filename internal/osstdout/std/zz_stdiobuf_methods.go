@@ -54,16 +54,21 @@ func (f *File) ReadFrom(r io.Reader) (n int64, err error) {
 // Read flushes the original standard output before a read of the
 // original standard input that may wait (stdioStream.beforeRead). Under
 // -files a regular file open read-only reads through its own buffer
-// (zz_stdiobuf_reads.go).
+// (zz_stdiobuf_reads.go), and so does the original standard input on a
+// pipe no other reader is seen on (zz_stdiobuf_pipein.go).
 func (f *File) Read(b []byte) (n int, err error) {
 	if rb := stdioReadOf(f, len(b)); rb != nil {
 		if n, err, ok := rb.read(b); ok {
 			return n, err
 		}
 	}
+	stdioPipeReader(f)
 	stdioFilesFlush()
 	stdioOut.beforeRead(f)
-	return f.stdioRawRead(b)
+	if n, err, retry := stdioReadRaw(f, b); !retry {
+		return n, err
+	}
+	return f.Read(b)
 }
 
 // Fd and SyscallConn flush the original standard output first: whatever

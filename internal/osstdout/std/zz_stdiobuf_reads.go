@@ -37,6 +37,10 @@
 // Reads are decided at a *File's second Read of fewer than
 // stdioReadSmall bytes: a program that reads a file in large blocks, or
 // reads a small file whole (os.ReadFile), pays no fstat for a decision.
+//
+// The original standard input, when it is a pipe, gets a read buffer
+// too where no other reader of the pipe is seen: filled with tee(2),
+// given back by consuming what the program used (zz_stdiobuf_pipein.go).
 
 package os
 
@@ -54,6 +58,7 @@ const (
 	stdioReadOnce            // one such Read, made plainly
 	stdioReadPlain           // decided: no read buffer
 	stdioReadBuffered        // decided: buf
+	stdioReadPipe            // the original standard input on a pipe: decided at its stdioPipeAfter-th such Read
 )
 
 // stdioReadSmall is the size below which a Read counts toward the
@@ -65,11 +70,14 @@ const stdioReadSmall = 4096
 // os's file struct, internal/osstdout): whether the file reads through a
 // buffer of its own, decided once per *File.
 type stdioReadState struct {
-	v   atomic.Uint32 // stdioReadFresh, stdioReadOnce, stdioReadPlain or stdioReadBuffered
-	buf *stdioReadBuf // the buffer; set before v becomes stdioReadBuffered and never changed
+	v     atomic.Uint32 // stdioReadFresh, stdioReadOnce, stdioReadPlain, stdioReadBuffered or stdioReadPipe
+	buf   *stdioReadBuf // the buffer; set before v becomes stdioReadBuffered and never changed
+	small atomic.Int32  // the Reads of fewer than stdioReadSmall bytes while v is stdioReadPipe
+	pipe  atomic.Uint32 // whether the file is on standard input's buffered pipe (stdioPipeReader)
 }
 
-// stdioReadBuf is the read buffer of one regular file.
+// stdioReadBuf is the read buffer of one regular file, or of the
+// original standard input's pipe (pipe set).
 type stdioReadBuf struct {
 	f    *File    // the file; set once
 	fd   uintptr  // f's descriptor, what a child is handed; set once
@@ -81,14 +89,17 @@ type stdioReadBuf struct {
 	r, w   int        // buf[r:w] is read from the kernel and not yet by the program
 	direct bool       // reads go straight to f once buf is empty: after Close, at exit, once a child was handed f
 
-	held  atomic.Bool    // r < w; written under mu
-	runes stdioScanRunes // what a fmt scan that holds mu reads through (zz_stdiobuf_scan.go); guarded by mu
+	pipe *stdioPipe // a pipe's fill and give-back, nil for a regular file; set once
+
+	held  atomic.Bool     // r < w; written under mu
+	runes *stdioScanRunes // what a fmt scan that holds mu reads through (zz_stdiobuf_scan.go), kept between scans; guarded by mu
 }
 
 // stdioReadSet is every file that has a read buffer.
 type stdioReadSet struct {
 	list atomic.Pointer[[]*stdioReadBuf] // the buffers of the files not closed; replaced whole under stdioFiles.mu
 	held atomic.Int32                    // how many buffers hold unread bytes
+	pipe atomic.Pointer[stdioReadBuf]    // standard input's pipe buffer while it is in use, else nil
 }
 
 var stdioReads stdioReadSet
@@ -124,6 +135,10 @@ func stdioReadOf(f *File, n int) *stdioReadBuf {
 			st.v.CompareAndSwap(stdioReadFresh, stdioReadOnce)
 		}
 		return nil
+	case stdioReadPipe:
+		if n >= stdioReadSmall || st.small.Add(1) < stdioPipeAfter {
+			return nil
+		}
 	}
 	if n >= stdioReadSmall {
 		return nil
@@ -160,9 +175,14 @@ func (r *stdioReadSet) decide(f *File) *stdioReadBuf {
 	if v := st.v.Load(); v == stdioReadBuffered || v == stdioReadPlain {
 		return st.buf
 	}
-	b := r.choose(f)
+	b, wait := r.choose(f, st.v.Load() == stdioReadPipe)
 	if b == nil {
-		st.v.Store(stdioReadPlain)
+		if wait {
+			st.small.Store(2) // this Read and the one before
+			st.v.Store(stdioReadPipe)
+		} else {
+			st.v.Store(stdioReadPlain)
+		}
 		return nil
 	}
 	st.buf = b
@@ -180,26 +200,52 @@ func (r *stdioReadSet) decide(f *File) *stdioReadBuf {
 // read as a buffer may read it (stdioReadPlainKind), is the same file as
 // standard output or as a file that has a read or a write buffer, or the
 // policy leaves it unbuffered (_STDBUF_I=0 on standard input). The
-// buffer's size is a bufio.Reader's over f (stream's decision: the
-// policy, the _STDBUF_ variables, the cap at the file's size). The
+// original standard input on a pipe is decided late: at the decision
+// (late false) choose only says to wait (stdioReadPipe), and at its
+// stdioPipeAfter-th small Read (late true) stdioPipeBuf decides. The
 // caller holds stdioFiles.mu.
-func (r *stdioReadSet) choose(f *File) *stdioReadBuf {
+func (r *stdioReadSet) choose(f *File, late bool) (b *stdioReadBuf, wait bool) {
 	s := stdioOut
 	if stdioReadPlainKind == nil || f == s.out || f == s.errf {
-		return nil
+		return nil, false
 	}
 	fi, err := f.stdioRawStat()
-	if err != nil || !fi.Mode().IsRegular() || stdioReadPlainKind(f) {
-		return nil
+	if err != nil {
+		return nil, false
+	}
+	if fi.Mode()&ModeNamedPipe != 0 && f == s.in && stdioPipeSys != nil {
+		if !late {
+			return nil, true
+		}
+		if s.out != nil && s.aliases(f) {
+			return nil, false
+		}
+		if size := stdioReadSize(f); size > 0 {
+			return stdioPipeBuf(f, fi, size), false
+		}
+		return nil, false
+	}
+	if !fi.Mode().IsRegular() || stdioReadPlainKind(f) {
+		return nil, false
 	}
 	if s.out != nil && s.aliases(f) || r.holds(fi) || stdioFiles.holds(fi) {
-		return nil
+		return nil, false
 	}
+	if size := stdioReadSize(f); size > 0 {
+		return &stdioReadBuf{f: f, fd: f.stdioRawFd(), info: fi, size: size}, false
+	}
+	return nil, false
+}
+
+// stdioReadSize is the size of a read buffer over f, a bufio.Reader's
+// (stream's decision: the policy, the _STDBUF_ variables, the cap at a
+// regular file's size); 0 if f is read plainly (_STDBUF_I=0).
+func stdioReadSize(f *File) int {
 	in := bufio.NewReader(stdioRawInput{stdioRawFile{f}}).Info()
 	if in.Mode == bufio.Unbuffered || in.Size <= 1 {
-		return nil
+		return 0
 	}
-	return &stdioReadBuf{f: f, fd: f.stdioRawFd(), info: fi, size: in.Size}
+	return in.Size
 }
 
 // remove takes b out of the set: its file is being closed.
@@ -225,19 +271,34 @@ func (b *stdioReadBuf) read(p []byte) (n int, err error, ok bool) {
 		n = copy(p, b.buf[b.r:b.w])
 		b.r += n
 		if b.r == b.w {
-			b.setHeld(false)
+			b.usedUp()
 		}
 		b.mu.Unlock()
 		return n, nil, true
+	}
+	for b.pipe != nil && b.pipe.busy && !b.direct {
+		// Another Read fills the buffer from the pipe: wait for it, as
+		// a plain Read waits for os's read lock.
+		b.pipe.idle.Wait()
 	}
 	if b.direct && b.r == b.w {
 		b.mu.Unlock()
 		return 0, nil, false
 	}
-	n, err = b.take(p)
+	n, err, ok = b.take(p)
 	b.setHeld(b.r < b.w)
 	b.mu.Unlock()
-	return n, err, true
+	return n, err, ok
+}
+
+// usedUp is what follows the program's taking the last byte the buffer
+// holds: a pipe's used bytes are consumed, and the buffer holds none.
+// The caller holds mu and no fill runs.
+func (b *stdioReadBuf) usedUp() {
+	if b.pipe != nil {
+		b.pipe.consume(b)
+	}
+	b.setHeld(false)
 }
 
 // take fills p as a read(2) of a regular file does: from the buffer,
@@ -248,30 +309,49 @@ func (b *stdioReadBuf) read(p []byte) (n int, err error, ok bool) {
 // Reader reads it, else the buffer is filled by one read(2). Before the
 // kernel is asked, standard output is flushed as before a plain read of
 // standard input (stdioStream.beforeRead). The caller holds mu.
-func (b *stdioReadBuf) take(p []byte) (n int, err error) {
+//
+// A pipe's Read returns as read(2) of a pipe does: what the buffer
+// holds, up to len(p), and only if it holds nothing, what one fill (or
+// one read straight into p) brings. ok is false where the pipe is read
+// plainly from now on, and nothing was taken (stdioPipe.fill).
+func (b *stdioReadBuf) take(p []byte) (n int, err error, ok bool) {
 	short := false // the last read(2) gave less than it asked for
 	for n < len(p) {
 		if b.r == b.w {
-			if short || b.direct {
+			if short || b.direct || n > 0 && b.pipe != nil {
 				break
 			}
 			stdioOut.beforeRead(b.f)
 			if rest := len(p) - n; rest >= b.size {
-				m, err := b.f.stdioRawRead(p[n:])
+				var m int
+				if b.pipe != nil {
+					m, err = b.pipe.readDirect(b, p[n:])
+				} else {
+					m, err = b.f.stdioRawRead(p[n:])
+				}
 				n += m
 				if err != nil && n == 0 {
-					return 0, err
+					return 0, err, true
 				}
 				break
 			}
-			if b.buf == nil {
-				b.buf = make([]byte, b.size)
+			var m int
+			if b.pipe != nil {
+				var plain bool
+				if m, plain = b.pipe.fill(b); plain {
+					return 0, nil, false
+				}
+				err = io.EOF
+			} else {
+				if b.buf == nil {
+					b.buf = make([]byte, b.size)
+				}
+				m, err = b.f.stdioRawRead(b.buf)
 			}
-			m, err := b.f.stdioRawRead(b.buf)
 			b.r, b.w = 0, m
 			if m == 0 {
 				if n == 0 {
-					return 0, err
+					return 0, err, true
 				}
 				break
 			}
@@ -281,7 +361,10 @@ func (b *stdioReadBuf) take(p []byte) (n int, err error) {
 		b.r += k
 		n += k
 	}
-	return n, nil
+	if b.pipe != nil && b.r == b.w {
+		b.pipe.consume(b)
+	}
+	return n, nil, true
 }
 
 // setHeld records whether r holds unread bytes, in held and in the
@@ -301,9 +384,14 @@ func (b *stdioReadBuf) setHeld(v bool) {
 // giveBack moves the file's offset back over the unread bytes and drops
 // them (lseek(fd, -unread, SEEK_CUR), as glibc's fflush on an input
 // stream), so that the kernel's offset is the program's; if the lseek
-// fails, the bytes stay. With last, the file is read plainly from then
+// fails, the bytes stay. A pipe consumes the used bytes instead
+// (stdioPipe.giveBack). With last, the file is read plainly from then
 // on. The caller holds mu.
 func (b *stdioReadBuf) giveBack(last bool) {
+	if b.pipe != nil {
+		b.pipe.giveBack(b, last)
+		return
+	}
 	if unread := b.w - b.r; unread > 0 {
 		if _, err := b.f.stdioRawSeek(-int64(unread), io.SeekCurrent); err == nil {
 			b.r, b.w = 0, 0
@@ -359,6 +447,7 @@ func stdioReadsInherit(attr *ProcAttr) {
 		if a == nil {
 			continue
 		}
+		stdioPipeReader(a)
 		stdioReads.plain(a)
 		if len(stdioReads.buffers()) == 0 {
 			continue

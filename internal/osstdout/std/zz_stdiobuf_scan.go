@@ -10,6 +10,14 @@
 // with a Read of one byte: through the buffer, a lock and an unlock, two
 // atomic read-modify-writes that are most of a byte's cost, and fmt
 // allocates a reader for each call.
+//
+// A regular file's refill is a read(2), which waits for no peer, made
+// with mu held. A pipe's fill (zz_stdiobuf_pipein.go) waits for the
+// pipe's writer with mu released and the buffer marked busy: meanwhile
+// other Reads and scans of the file wait for the fill, as they would for
+// a plain Read, and once it ends, for the scan. Where the pipe is read
+// plainly from then on (a child was handed it during the fill), the scan
+// lets mu go and reads the rest of its bytes as fmt reads them plainly.
 
 package os
 
@@ -29,6 +37,7 @@ import (
 // moved past them, as it has in a plain build.
 type stdioScanRunes struct {
 	b       *stdioReadBuf
+	plain   bool              // mu was let go: the bytes are read as fmt reads them plainly
 	last    rune              // >= 0: the rune given back, the next ReadRune's; < 0: ^ the last rune read
 	kept    int               // bytes in keep, read and not yet part of a rune
 	keep    [utf8.UTFMax]byte // the bytes after an invalid rune's first
@@ -36,10 +45,12 @@ type stdioScanRunes struct {
 }
 
 // stdioScanBegin takes f's read buffer for the calling scan and returns
-// the reader, a stdioScanRunes, through which the scan reads, or nil,
-// holding nothing,
-// if f has no read buffer in use. The caller calls stdioScanEnd when the
-// scan returns.
+// the reader, a *stdioScanRunes, through which the scan reads, or nil,
+// holding nothing, if f has no read buffer in use. The scan reads
+// through the buffer's stdioScanRunes, kept between scans, which only
+// the holder of mu touches; a pipe's scan takes it out while it runs,
+// since it may let mu go. The caller calls stdioScanEnd with the reader
+// when the scan returns.
 //
 //go:linkname stdioScanBegin
 func stdioScanBegin(f *File) io.Reader {
@@ -48,26 +59,41 @@ func stdioScanBegin(f *File) io.Reader {
 	}
 	b := f.stdioRead.buf
 	b.mu.Lock()
+	for b.pipe != nil && b.pipe.busy && !b.direct {
+		b.pipe.idle.Wait()
+	}
 	if b.direct {
 		b.mu.Unlock()
 		return nil
 	}
-	b.runes = stdioScanRunes{b: b, last: -1}
-	return &b.runes
+	s := b.runes
+	if b.pipe != nil && s != nil {
+		// A pipe's scan may let mu go with its reader still in use:
+		// the reader is taken out until the scan ends holding mu.
+		b.runes = nil
+	}
+	if s == nil {
+		s = new(stdioScanRunes)
+	}
+	*s = stdioScanRunes{b: b, last: -1}
+	return s
 }
 
-// stdioScanEnd releases f's read buffer, taken by stdioScanBegin, and
-// drops what the scan's runes held.
+// stdioScanEnd releases the read buffer that stdioScanBegin took for
+// the scan that read through r, and drops what r held.
 //
 //go:linkname stdioScanEnd
-func stdioScanEnd(f *File) {
-	b := f.stdioRead.buf
-	b.runes = stdioScanRunes{}
-	b.mu.Unlock()
+func stdioScanEnd(r io.Reader) {
+	s := r.(*stdioScanRunes)
+	b, plain := s.b, s.plain
+	*s = stdioScanRunes{}
+	if !plain {
+		b.runes = s
+		b.mu.Unlock()
+	}
 }
 
-// next returns the next byte: a kept one, else the buffer's. The
-// buffer's mu is held.
+// next returns the next byte: a kept one, else the buffer's.
 func (s *stdioScanRunes) next() (byte, error) {
 	if s.kept > 0 {
 		c := s.keep[0]
@@ -75,25 +101,41 @@ func (s *stdioScanRunes) next() (byte, error) {
 		s.kept--
 		return c, nil
 	}
+	if s.plain {
+		return s.readPlain()
+	}
 	b := s.b
 	if b.r < b.w {
 		c := b.buf[b.r]
 		b.r++
 		if b.r == b.w {
-			b.setHeld(false)
+			b.usedUp()
 		}
 		return c, nil
 	}
 	// A one-byte Read as fmt makes it plainly, through io.ReadFull: a
 	// read of no bytes and no error is made again.
 	var one [1]byte
-	var n int
-	var err error
-	for n == 0 && err == nil {
-		n, err = b.take(one[:])
+	n, err, ok := 0, error(nil), true
+	for n == 0 && err == nil && ok {
+		n, err, ok = b.take(one[:])
 	}
 	b.setHeld(b.r < b.w)
+	if !ok {
+		s.plain = true
+		b.mu.Unlock()
+		return s.readPlain()
+	}
 	if n == 0 {
+		return 0, err
+	}
+	return one[0], nil
+}
+
+// readPlain reads a byte as fmt's readRune reads it from a plain Reader.
+func (s *stdioScanRunes) readPlain() (byte, error) {
+	var one [1]byte
+	if _, err := io.ReadFull(s.b.f, one[:]); err != nil {
 		return 0, err
 	}
 	return one[0], nil

@@ -115,6 +115,37 @@ func collect(n int) {
 	}
 }
 
+// readAll has four goroutines read the file file(g), g from 0 to 3,
+// in Reads of 1, 6, 11 and 16 bytes to its end, and returns how many
+// bytes they read and the sum of their values.
+func readAll(file func(g int) *os.File) string {
+	var mu sync.Mutex
+	var n, sum int64
+	var wg sync.WaitGroup
+	for g := range 4 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			f := file(g)
+			p := make([]byte, 1+g*5)
+			for {
+				k, err := f.Read(p)
+				mu.Lock()
+				n += int64(k)
+				for _, c := range p[:k] {
+					sum += int64(c)
+				}
+				mu.Unlock()
+				if err != nil {
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	return fmt.Sprint(n, " ", sum)
+}
+
 // wait blocks until standard input ends.
 func wait() { io.Copy(io.Discard, os.Stdin) }
 
@@ -418,6 +449,21 @@ var cases = map[string]func(path string, args []string){
 			}
 		}
 	},
+	// os.Stdin.Read of one byte at a time to the end, each byte
+	// written to the file: what the program read, for a test that
+	// shares standard input with another reader.
+	"copybytes": func(path string, _ []string) {
+		f := create(path)
+		var c [1]byte
+		for {
+			k, err := os.Stdin.Read(c[:])
+			f.Write(c[:k])
+			if err != nil {
+				fmt.Println("copied", err)
+				return
+			}
+		}
+	},
 	// Reads of ARGS[0] bytes at a time from the file (the sizes of a
 	// Read around the buffer's), each Read's count printed.
 	"sizes": func(path string, args []string) {
@@ -467,6 +513,25 @@ var cases = map[string]func(path string, args []string){
 		n, serr := fmt.Scan(&x)
 		fmt.Println("parent", sum, err, "then", n, x, serr)
 	},
+	// fmt.Scan of ARGS[0] integers, then a child that inherits
+	// standard input and, after a pause, reads a line of it while the
+	// program reads ARGS[1] more integers first: the child gets the
+	// bytes after the program's, the program's next integer follows the
+	// child's.
+	"scanmidchild": func(_ string, args []string) {
+		sum := scanSum(atoi(args, 0))
+		cmd := exec.Command("sh", "-c", "sleep 0.5; head -c 7")
+		cmd.Stdin, cmd.Stdout = os.Stdin, os.Stdout
+		if err := cmd.Start(); err != nil {
+			fmt.Println(err)
+			return
+		}
+		more := scanSum(atoi(args, 1))
+		err := cmd.Wait()
+		var x int64
+		n, serr := fmt.Scan(&x)
+		fmt.Println("parent", sum, more, err, "then", n, x, serr)
+	},
 	// fmt.Scan of ARGS[0] integers from standard input, then Close of
 	// standard input: the shell's next command reads the rest.
 	"scanclose": func(_ string, args []string) {
@@ -504,14 +569,17 @@ var cases = map[string]func(path string, args []string){
 	// fmt.Fscan, Fscanln and Fscanf of words, integers, runes of two
 	// and three bytes, bytes that are not UTF-8 and a rune cut short, a
 	// Scanner of its own, and one-byte Reads between them that show
-	// where each scan left the file; ARGS[0] blocks of input (it writes
-	// FILE first), so that buffers end inside runes.
+	// where each scan left the file; ARGS[0] blocks of mixBlock (it
+	// writes FILE first), so that buffers end inside runes. With ARGS[1]
+	// "stdin", the same of standard input, which holds the blocks.
 	"scanmix": func(path string, args []string) {
-		const block = "12 h\u00e9llo\n\u65e5\u672c\u8a9e -7\n\xff\xfe 42\nabc\xe2\x82 9\nline 5 x\n3.5 true\n"
-		if err := os.WriteFile(path, []byte(strings.Repeat(block, atoi(args, 0))), 0o644); err != nil {
-			opened(nil, err)
+		f := os.Stdin
+		if len(args) < 2 || args[1] != "stdin" {
+			if err := os.WriteFile(path, []byte(strings.Repeat(mixBlock, atoi(args, 0))), 0o644); err != nil {
+				opened(nil, err)
+			}
+			f = open(path)
 		}
-		f := open(path)
 		var out strings.Builder
 		var one [1]byte
 		for {
@@ -544,30 +612,25 @@ var cases = map[string]func(path string, args []string){
 	},
 	"concurrent": func(path string, _ []string) {
 		f := open(path)
-		var mu sync.Mutex
-		var n, sum int64
-		var wg sync.WaitGroup
-		for g := range 4 {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				p := make([]byte, 1+g*5)
-				for {
-					k, err := f.Read(p)
-					mu.Lock()
-					n += int64(k)
-					for _, c := range p[:k] {
-						sum += int64(c)
-					}
-					mu.Unlock()
-					if err != nil {
-						return
-					}
-				}
-			}()
-		}
-		wg.Wait()
-		fmt.Println("read", n, sum)
+		fmt.Println("read", readAll(func(int) *os.File { return f }))
+	},
+	// Four goroutines read standard input in small Reads: every byte
+	// is read once.
+	"stdinconcurrent": func(_ string, _ []string) {
+		fmt.Println("read", readAll(func(int) *os.File { return os.Stdin }))
+	},
+	// fmt.Scan of 100 integers from standard input, then four
+	// goroutines read the rest, one through os.Stdin, one through
+	// another *File on descriptor 0, two through a file opened as
+	// /dev/stdin: every byte is read once.
+	"stdinsiblings": func(_ string, _ []string) {
+		sum := scanSum(100)
+		other := os.NewFile(0, "stdin")
+		dev := open("/dev/stdin")
+		fmt.Println("scanned", sum, "read", readAll(func(g int) *os.File {
+			return []*os.File{os.Stdin, other, dev, dev}[g]
+		}))
+		runtime.KeepAlive(other)
 	},
 	// A read buffer meets writes through another *File on the same
 	// file: each read sees every byte written before it.
@@ -629,6 +692,9 @@ var cases = map[string]func(path string, args []string){
 		fmt.Printf("child saw %s", b)
 	},
 }
+
+// mixBlock is the input of the scanmix case, repeated.
+const mixBlock = "12 h\u00e9llo\n\u65e5\u672c\u8a9e -7\n\xff\xfe 42\nabc\xe2\x82 9\nline 5 x\n3.5 true\n"
 
 // token is a Scanner of its own: fmt hands it the scan state, and the
 // call reads as it does plainly.

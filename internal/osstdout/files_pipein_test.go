@@ -1,0 +1,352 @@
+//go:build linux
+
+package osstdout_test
+
+import (
+	"bytes"
+	"context"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// The -files tests of a pipe as standard input: testdata/files's read
+// cases with readInput (21000 bytes, which a pipe's 64 KiB holds whole)
+// on a pipe, built plainly and with -files, compared.
+
+// How a case's program gets its pipe.
+type pipeHow int
+
+const (
+	// pipeExec: os/exec's pipe, which the test writes and of which it
+	// keeps only the write end: `producer | prog`.
+	pipeExec pipeHow = iota
+	// pipeGroup: the same pipe to `sh -c '"$0" "$@"; cat'`:
+	// `producer | { prog; cat; }`. The shell holds the pipe while the
+	// program runs, so the program reads it plainly.
+	pipeGroup
+	// pipeRest: a pipe the test keeps the read end of, the program in a
+	// session of its own (where the test's end is not looked for); the
+	// test reads what the program left in the pipe once it ended and
+	// prints it after its output: the test is the cat of
+	// `{ prog; cat; }`.
+	pipeRest
+	// pipeFIFO: a FIFO that the program's shell opens by path and
+	// execs the program on (`exec prog < fifo`), which the test writes.
+	pipeFIFO
+)
+
+// pipeCmd is fileCmd with standard input a pipe made as how says,
+// already holding the input (or fed by a goroutine, for pipeFIFO).
+// after, called once the program has ended, returns what the test
+// reads of the pipe then (pipeRest) and releases what pipeCmd made.
+func pipeCmd(t *testing.T, bin, c string, how pipeHow, input string, args ...string) (cmd *exec.Cmd, path string, after func() string) {
+	t.Helper()
+	cmd, path = fileCmd(t, bin, c, nil, args...)
+	after = func() string { return "" }
+	switch how {
+	case pipeExec:
+		cmd.Stdin = strings.NewReader(input)
+	case pipeGroup:
+		cmd.Stdin = strings.NewReader(input)
+		sh := lookPath(t, "sh")
+		cmd.Path, cmd.Args = sh, append([]string{"sh", "-c", `"$0" "$@"; cat`}, cmd.Args...)
+	case pipeRest:
+		r, w, err := os.Pipe()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := io.WriteString(w, input); err != nil {
+			t.Fatal(err)
+		}
+		w.Close()
+		cmd.Stdin = r
+		cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+		after = func() string {
+			defer r.Close()
+			rest, err := io.ReadAll(r)
+			if err != nil {
+				t.Error(err)
+			}
+			return "rest: " + string(rest)
+		}
+	case pipeFIFO:
+		fifo := filepath.Join(t.TempDir(), "fifo")
+		if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		sh := lookPath(t, "sh")
+		cmd.Path, cmd.Args = sh, append([]string{"sh", "-c", `exec "$0" "$@" < "$PIPEIN_FIFO"`}, cmd.Args...)
+		cmd.Env = append(cmd.Env, "PIPEIN_FIFO="+fifo)
+		done := make(chan struct{})
+		go func() {
+			defer close(done)
+			// Opening the write end waits for the program's shell to
+			// open the read end.
+			w, err := os.OpenFile(fifo, os.O_WRONLY, 0)
+			if err != nil {
+				return
+			}
+			io.WriteString(w, input)
+			w.Close()
+		}()
+		after = func() string {
+			// A program that never opened the FIFO leaves the writer
+			// waiting: a reader's open lets it go.
+			if r, err := os.OpenFile(fifo, os.O_RDONLY|syscall.O_NONBLOCK, 0); err == nil {
+				<-done
+				r.Close()
+			}
+			return ""
+		}
+	}
+	return cmd, path, after
+}
+
+func lookPath(t *testing.T, name string) string {
+	t.Helper()
+	p, err := exec.LookPath(name)
+	if err != nil {
+		t.Skipf("needs %s: %v", name, err)
+	}
+	return p
+}
+
+// runPipe runs case c of bin to its end with its standard input a pipe
+// made as how says.
+func runPipe(t *testing.T, bin, c string, how pipeHow, in string, args ...string) ran {
+	t.Helper()
+	if in == "" {
+		in = readInput()
+	}
+	cmd, path, after := pipeCmd(t, bin, c, how, in, args...)
+	out, errb, status := runToEnd(t, cmd)
+	rest := after()
+	b, err := os.ReadFile(path)
+	if err != nil && !os.IsNotExist(err) {
+		t.Fatalf("%s %s: %v\nstderr: %s", bin, c, err, errb)
+	}
+	return ran{File: string(b), Stdout: strings.ReplaceAll(out, path, "FILE") + rest, Status: status}
+}
+
+// pipeCases are the read cases on a pipe: name, arguments, the pipe.
+var pipeCases = []struct {
+	name, c string
+	args    []string
+	how     pipeHow
+	in      string // the pipe's input; readInput() if ""
+}{
+	{"scan", "scan", nil, pipeExec, ""},
+	{"bytes", "bytes", nil, pipeExec, ""},
+	{"fifo-scan", "scan", nil, pipeFIFO, ""},
+	{"fifo-bytes", "bytes", nil, pipeFIFO, ""},
+	// Four goroutines reading standard input; two through os.Stdin,
+	// the others through other *Files on the same pipe.
+	{"concurrent", "stdinconcurrent", nil, pipeExec, ""},
+	{"siblings", "stdinsiblings", nil, pipeExec, ""},
+	// The program stops mid-pipe, at exit (with standard output to
+	// write out, and with none), after a panic, and after Close of its
+	// standard input: what it leaves is what cat, or the test, reads.
+	{"group-exit", "scan", []string{"1000"}, pipeGroup, ""},
+	{"group-quiet", "scanquiet", []string{"1000"}, pipeGroup, ""},
+	{"group-panic", "scanpanic", []string{"800"}, pipeGroup, ""},
+	{"group-close", "scanclose", []string{"700"}, pipeGroup, ""},
+	{"rest-exit", "scan", []string{"1000"}, pipeRest, ""},
+	{"rest-quiet", "scanquiet", []string{"1000"}, pipeRest, ""},
+	{"rest-panic", "scanpanic", []string{"800"}, pipeRest, ""},
+	{"rest-close", "scanclose", []string{"700"}, pipeRest, ""},
+	{"fifo-exit", "scan", []string{"1000"}, pipeFIFO, ""},
+	// A child that inherits standard input after the program's reads,
+	// one that reads while the program does (started before the
+	// program reads, and after it has read through its buffer), and
+	// Exec.
+	{"child", "scanchild", []string{"1500"}, pipeExec, ""},
+	{"with-child", "scanwithchild", []string{"100"}, pipeExec, ""},
+	{"mid-child", "scanmidchild", []string{"300", "100"}, pipeExec, ""},
+	{"rest-mid-child", "scanmidchild", []string{"300", "100"}, pipeRest, ""},
+	{"exec", "scanexec", []string{"1200"}, pipeExec, ""},
+	{"rest-child", "scanchild", []string{"1500"}, pipeRest, ""},
+	{"rest-exec", "scanexec", []string{"1200"}, pipeRest, ""},
+	// fmt's scans of every kind, runes of several bytes and bytes that
+	// are not UTF-8 across buffers, where each scan leaves the pipe.
+	{"scanmix", "scanmix", []string{"0", "stdin"}, pipeExec, mixInput()},
+}
+
+// mixInput is the scanmix case's input: testdata/files's mixBlock,
+// 2000 times.
+func mixInput() string {
+	const block = "12 h\u00e9llo\n\u65e5\u672c\u8a9e -7\n\xff\xfe 42\nabc\xe2\x82 9\nline 5 x\n3.5 true\n"
+	return strings.Repeat(block, 2000)
+}
+
+// TestFilesPipeSameAsPlain: fmt.Scan and one-byte reads from a pipe and
+// a FIFO, goroutines reading it through one *File and through several
+// (os.NewFile(0, ...), /dev/stdin), a program that stops mid-pipe (at exit, with nothing left to
+// write, at a panic, after Close) before another reader, a child that
+// inherits standard input (after the program's reads, and while it
+// reads, from before its first read or from the middle) and Exec give the plain build's output and leave the plain
+// build's rest in the pipe.
+func TestFilesPipeSameAsPlain(t *testing.T) {
+	plain, files := filesPrograms(t)
+	comparePipes(t, plain, files, "files", nil)
+}
+
+// TestFilesPipeRace: fmt.Scan from a pipe, goroutines reading it
+// through one *File and through several, children reading the rest and
+// reading from the middle, and an exit mid-pipe, under -race, give the
+// plain output.
+func TestFilesPipeRace(t *testing.T) {
+	plain, _ := filesPrograms(t)
+	comparePipes(t, plain, filesRace(t), "race", []string{"scan", "concurrent", "siblings", "child", "mid-child", "rest-exit", "scanmix"})
+}
+
+// comparePipes runs the pipe cases named in only (all if nil) with the
+// plain build and with bin, the build called name, and compares.
+func comparePipes(t *testing.T, plain, bin, name string, only []string) {
+	compareBuilds(t, pipeCases, only, plain, bin, name, func(t *testing.T, bin string, i int) ran {
+		pc := pipeCases[i]
+		return runPipe(t, bin, pc.c, pc.how, pc.in, pc.args...)
+	})
+}
+
+// TestFilesPipeSigterm: a program killed by SIGTERM after fmt.Scan from
+// a pipe leaves in the pipe what the plain build leaves.
+func TestFilesPipeSigterm(t *testing.T) {
+	plain, files := filesPrograms(t)
+	rest := func(bin string) string {
+		cmd, _, after := pipeCmd(t, bin, "scanwait", pipeRest, readInput(), "500")
+		killReady(t, bin, cmd)
+		return after()
+	}
+	want, got := rest(plain), rest(files)
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("what SIGTERM leaves in the pipe (-plain +files):\n%s", diff)
+	}
+}
+
+// TestFilesPipeTwoReaders: the program and another reader (the plain
+// build of the same case, one byte at a time too) read one pipe at
+// once, which the test writes slowly; the program reads it plainly, so
+// that what the two read together is the input, no byte twice, none
+// lost.
+func TestFilesPipeTwoReaders(t *testing.T) {
+	plain, files := filesPrograms(t)
+	input := readInput()
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	cmd, path := fileCmd(t, files, "copybytes", nil)
+	other, otherPath := fileCmd(t, plain, "copybytes", nil)
+	cmd.Stdin, other.Stdin = r, r
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	if err := other.Start(); err != nil {
+		t.Fatal(err)
+	}
+	r.Close()
+	// In pieces with pauses, so that both readers find bytes to read
+	// while the other is reading.
+	for i := 0; i < len(input); i += 700 {
+		io.WriteString(w, input[i:min(i+700, len(input))])
+		time.Sleep(10 * time.Millisecond)
+	}
+	w.Close()
+	if err := cmd.Wait(); err != nil {
+		t.Fatal(err)
+	}
+	if err := other.Wait(); err != nil {
+		t.Fatal(err)
+	}
+	got, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	gotOther, err := os.ReadFile(otherPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("the program read %d bytes, the other reader %d", len(got), len(gotOther))
+	all := append(got, gotOther...)
+	slices.Sort(all)
+	want := []byte(input)
+	slices.Sort(want)
+	if !bytes.Equal(all, want) {
+		t.Errorf("the two readers read %d bytes (the program %d, the other %d), not the input's %d bytes once", len(all), len(got), len(gotOther), len(want))
+	}
+}
+
+// TestFilesPipeReadCount: fmt.Scan and one-byte reads of a pipe and a
+// FIFO make a few read(2) calls per buffer (strace; tee(2) too), the
+// plain build one per byte. The program's shell makes the pipe or opens
+// the FIFO, so that strace, the program's parent, does not hold it.
+func TestFilesPipeReadCount(t *testing.T) {
+	plain, files := filesPrograms(t)
+	lookPath(t, "strace")
+	in := filepath.Join(t.TempDir(), "in")
+	if err := os.WriteFile(in, []byte(readInput()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	// The program's reads of a pipe, of its standard input and of the
+	// private pipe it copies into, as strace -y names them; and tee.
+	pipeRead := regexp.MustCompile(`(?m)\bread\(\d+<(pipe:|[^>]*fifo>)`)
+	tee := regexp.MustCompile(`(?m)\btee\(`)
+	count := func(bin, c string, fifo bool) (reads, tees int) {
+		dir := t.TempDir()
+		log := filepath.Join(dir, "strace")
+		script := `cat "$PIPEIN_IN" | "$0" "$@"`
+		if fifo {
+			script = `exec "$0" "$@" < "$PIPEIN_FIFO"`
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), runDeadline)
+		defer cancel()
+		cmd := exec.CommandContext(ctx, "strace", "-f", "-y", "-e", "trace=read,tee", "-o", log, "sh", "-c", script, bin, c, filepath.Join(dir, "out"))
+		cmd.Env = append(os.Environ(), "STDIOBUF_MAXDELAY=none", "PIPEIN_IN="+in)
+		if fifo {
+			p := filepath.Join(dir, "fifo")
+			if err := syscall.Mkfifo(p, 0o600); err != nil {
+				t.Fatal(err)
+			}
+			cmd.Env = append(cmd.Env, "PIPEIN_FIFO="+p)
+			go func() {
+				if w, err := os.OpenFile(p, os.O_WRONLY, 0); err == nil {
+					io.WriteString(w, readInput())
+					w.Close()
+				}
+			}()
+		}
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("strace %s %s: %v\n%s", bin, c, err, out)
+		}
+		b, err := os.ReadFile(log)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return len(pipeRead.FindAllString(string(b), -1)), len(tee.FindAllString(string(b), -1))
+	}
+	for _, c := range []string{"scan", "bytes"} {
+		for _, fifo := range []bool{false, true} {
+			p, _ := count(plain, c, fifo)
+			f, ft := count(files, c, fifo)
+			t.Logf("%s (FIFO %v): read(2) of a pipe: plain %d, -files %d and %d tee(2)", c, fifo, p, f, ft)
+			// The 63 small reads before the decision, then six fills
+			// of 4 KiB, each a read of the copy and a read that
+			// consumes it, and the end: tee(2) once per fill and at
+			// the end.
+			if p < 21000 || f > 80 || ft > 10 {
+				t.Errorf("%s (FIFO %v): read(2) of a pipe: plain %d (want >= 21000), -files %d (want <= 80) and %d tee(2) (want <= 10)", c, fifo, p, f, ft)
+			}
+		}
+	}
+}

@@ -1,0 +1,264 @@
+//go:build stdiobuf_std
+
+// This file is added to package os by `stdiobuf build -stdout`; it does
+// something only in a build with -files (stdioFilesOn), on a system that
+// has tee(2) (stdioPipeSys: Linux). It gives the original standard
+// input, when it is a pipe or a FIFO, the read buffer a regular file gets
+// (zz_stdiobuf_reads.go), without ever taking from the pipe a byte the
+// program has not used: a pipe cannot give bytes back.
+//
+// A fill copies what the pipe holds, up to the buffer's size, with
+// tee(2) into a private pipe, and reads the copy from there: the bytes
+// stay in standard input's pipe. When the program has used all the
+// buffer holds, one read(2) of standard input takes exactly those bytes
+// out of the pipe (the consume). So the pipe holds, at any time, the
+// bytes the program has not read, plus those it has read from the
+// buffer since its last fill; "give back" for a pipe is a consume of the
+// used bytes, and the unused ones are dropped from the buffer (the pipe
+// still holds them), wherever a regular file's buffer gives back. A
+// Read returns what the pipe holds, up to what was asked: the bytes a
+// plain read(2) would return.
+//
+// A copy taken without consuming could be read a second time by another
+// reader of the same pipe; so the pipe is buffered only where no other
+// reader is seen. Decided once, at standard input's stdioPipeAfter-th
+// Read of fewer than stdioReadSmall bytes (before it, Reads are plain):
+// /proc lists no other descriptor open for reading on the pipe, neither
+// in this process nor in another process of its session (a process of
+// the session whose descriptors cannot be read: plain). Readers that come
+// later are seen where they come from this process: a child handed the
+// pipe (the buffer is given back and the pipe read plainly from then on,
+// as a regular file handed to a child) and another *File of this
+// process reading the same pipe (os.NewFile(0, ...), /dev/stdin: the
+// same). Not seen: processes of other sessions, a descriptor sent over
+// a socket (the buffer is given back before the write, as at every
+// flush point, but stays), taken through /proc/PID/fd or pidfd_getfd,
+// or made with a raw dup(2) and read raw, a child of syscall.ForkExec.
+//
+// Until the buffer is used up (or given back), the pipe holds the bytes
+// the program has read from it: a writer that fills the pipe waits up
+// to one buffer sooner than in a plain build.
+//
+// A fill waits for the peer that writes the pipe; it runs with the
+// buffer marked busy and its lock released, so that nothing that gives
+// buffers back waits for it (the buffer is empty while it runs). A
+// second Read of the same *File waits for it, as a plain Read waits for
+// os's read lock.
+
+package os
+
+import "sync"
+
+// stdioPipeOps is what the target's system gives a pipe's read buffer.
+type stdioPipeOps struct {
+	// usable reports whether f, the original standard input, a pipe
+	// whose fstat is fi, may be buffered: open read-only and blocking,
+	// and no other reader of the pipe seen.
+	usable func(f *File, fi FileInfo) bool
+	// open makes the private pipe, close-on-exec.
+	open func() (r, w int, err error)
+	// tee copies up to n bytes of what f's pipe holds into the pipe w
+	// without taking them from f's, waiting for a first byte or the
+	// end, as read(2) waits; 0 at the end.
+	tee func(f *File, w, n int) (int, error)
+	// readWaiting is os's plain Read of f, made under os's read lock
+	// of the descriptor (which a fill's tee holds too) unless buffered,
+	// called under that lock, reports that f reads through a buffer
+	// now: then it reads nothing and says retry.
+	readWaiting func(f *File, p []byte, buffered func() bool) (n int, err error, retry bool)
+	// read reads p's length from the descriptor fd, retried on EINTR.
+	read func(fd int, p []byte) (int, error)
+	// close closes fd.
+	close func(fd int)
+}
+
+// stdioPipeAfter is the number of small Reads (of fewer than
+// stdioReadSmall bytes) of standard input on a pipe after which it is
+// decided whether the pipe gets a read buffer: a program that reads a
+// line or a few numbers of it pays nothing for the look through /proc,
+// 0.5 ms with 74 processes on the machine, 7.5 ms with 674
+// (bench/pipescan.sh).
+const stdioPipeAfter = 64
+
+// stdioPipeSys is the system's part; the target's own file sets it
+// (Linux: its sys_linux.go). Where it is nil, a pipe is read plainly.
+var stdioPipeSys *stdioPipeOps
+
+// stdioPipe is a read buffer's part over a pipe.
+type stdioPipe struct {
+	r, w int       // the private pipe's descriptors, -1 until the first fill and once closed; guarded by the buffer's mu
+	busy bool      // a fill or a read straight into the caller's slice runs with mu released; guarded by mu
+	idle sync.Cond // signalled when busy ends; its L is the buffer's mu
+}
+
+// stdioPipeBuf returns a read buffer of size bytes over f, the
+// original standard input, a pipe whose fstat is fi, or nil if it is
+// read plainly (stdioPipeOps.usable). The caller holds stdioFiles.mu.
+func stdioPipeBuf(f *File, fi FileInfo, size int) *stdioReadBuf {
+	if stdioPipeSys == nil || !stdioPipeSys.usable(f, fi) {
+		return nil
+	}
+	b := &stdioReadBuf{f: f, fd: f.stdioRawFd(), info: fi, size: size}
+	b.pipe = &stdioPipe{r: -1, w: -1}
+	b.pipe.idle.L = &b.mu
+	stdioReads.pipe.Store(b)
+	return b
+}
+
+// fill fills b's empty buffer from the pipe: tee(2) into the private
+// pipe, then read(2) of the copy, with mu released for both. It returns
+// the bytes buffered, 0 at the end of the pipe; plain if the pipe is to
+// be read plainly from now on: b was made plain while the fill ran (a
+// child handed the pipe, exit, Close: what it copied is dropped, the
+// pipe still holds it), or tee(2) failed (a plain read returns the
+// error, as without the buffer). The caller holds mu.
+func (p *stdioPipe) fill(b *stdioReadBuf) (m int, plain bool) {
+	if b.direct {
+		return 0, true
+	}
+	ops := stdioPipeSys
+	if p.r < 0 {
+		r, w, err := ops.open()
+		if err != nil {
+			b.plainFor()
+			return 0, true
+		}
+		p.r, p.w = r, w
+	}
+	if b.buf == nil {
+		b.buf = make([]byte, b.size)
+	}
+	p.busy = true
+	b.mu.Unlock()
+	m, err := ops.tee(b.f, p.w, len(b.buf))
+	if m > 0 && err == nil {
+		// The copy is all in the private pipe: one read(2) takes it.
+		if k, rerr := ops.read(p.r, b.buf[:m]); k != m || rerr != nil {
+			err = ErrInvalid
+		}
+	}
+	b.mu.Lock()
+	p.busy = false
+	p.idle.Broadcast()
+	if err != nil || b.direct {
+		b.plainFor()
+		return 0, true
+	}
+	return m, false
+}
+
+// readDirect reads into q straight from the pipe, as a plain Read does,
+// with the buffer (empty) marked busy and mu released. The caller holds
+// mu.
+func (p *stdioPipe) readDirect(b *stdioReadBuf, q []byte) (int, error) {
+	p.busy = true
+	b.mu.Unlock()
+	n, err := b.f.stdioRawRead(q)
+	b.mu.Lock()
+	p.busy = false
+	p.idle.Broadcast()
+	return n, err
+}
+
+// consume takes out of the pipe the bytes the program has used of the
+// buffer, buf[:r], and drops the rest of the buffer (the pipe still
+// holds it). A consume that gets fewer bytes than used (another reader
+// took some) or an error leaves the pipe read plainly from then on. The
+// caller holds mu and no fill runs.
+func (p *stdioPipe) consume(b *stdioReadBuf) {
+	if used := b.r; used > 0 {
+		n, err := b.f.stdioRawRead(b.buf[:used])
+		if n != used || err != nil {
+			b.plainFor()
+		}
+	}
+	b.r, b.w = 0, 0
+}
+
+// giveBack is a pipe's give-back: the used bytes consumed, the unused
+// ones dropped; with last, the pipe is read plainly from then on. While
+// a fill runs the buffer is empty and the pipe holds every byte the
+// program has not read: only last is recorded, and the fill drops what
+// it copied. The caller holds mu.
+func (p *stdioPipe) giveBack(b *stdioReadBuf, last bool) {
+	if !p.busy {
+		p.consume(b)
+	}
+	b.setHeld(b.r < b.w)
+	if last {
+		b.plainFor()
+	}
+}
+
+// plainFor makes b's pipe read plainly from now on: its private pipe is
+// closed unless a fill is using it (the fill closes it when it ends),
+// and the set no longer looks for other readers of it. The caller holds
+// mu.
+func (b *stdioReadBuf) plainFor() {
+	b.direct = true
+	p := b.pipe
+	if p == nil || p.busy {
+		return
+	}
+	if p.r >= 0 {
+		stdioPipeSys.close(p.r)
+		stdioPipeSys.close(p.w)
+		p.r, p.w = -1, -1
+	}
+	stdioReads.pipe.CompareAndSwap(b, nil)
+}
+
+// stdioReadRaw is Read's plain read of f, f.stdioRawRead, except for
+// the original standard input on a pipe that waits for its decision
+// (stdioReadPipe): its plain read runs under os's read lock, where a
+// fill's tee(2) runs too, and only if the pipe has not become buffered
+// meanwhile, since a plain read that consumed bytes a fill had copied
+// would have them read twice. retry reports that it did not read: the
+// pipe is buffered now, and the caller reads through the buffer.
+func stdioReadRaw(f *File, p []byte) (n int, err error, retry bool) {
+	if !stdioFilesOn || f == nil || f.stdioRead.v.Load() != stdioReadPipe {
+		n, err = f.stdioRawRead(p)
+		return n, err, false
+	}
+	return stdioPipeSys.readWaiting(f, p, func() bool { return f.stdioRead.v.Load() == stdioReadBuffered })
+}
+
+// Values of stdioReadState's pipe: whether a *File is on the pipe that
+// standard input's read buffer copies from.
+const (
+	stdioPipeUnknown = iota
+	stdioPipeOther
+	stdioPipeSame
+)
+
+// stdioPipeReader comes before f reads the pipe or hands it on in a way
+// the buffer cannot see: a plain Read, a kernel copy (WriteTo), a child
+// handed f. If f is another *File on the pipe that standard input's
+// read buffer copies from (os.NewFile(0, ...), a file opened as
+// /dev/stdin), that buffer is given back and the pipe read plainly from
+// then on, so that no byte is read twice. Decided once per *File, with
+// an fstat, and only while such a buffer is in use: otherwise it costs
+// one atomic load.
+func stdioPipeReader(f *File) {
+	if !stdioFilesOn || f == nil {
+		return
+	}
+	b := stdioReads.pipe.Load()
+	if b == nil || f == b.f {
+		return
+	}
+	st := &f.stdioRead
+	v := st.pipe.Load()
+	if v == stdioPipeUnknown {
+		v = stdioPipeOther
+		if fi, err := f.stdioRawStat(); err == nil && SameFile(fi, b.info) {
+			v = stdioPipeSame
+		}
+		st.pipe.Store(v)
+	}
+	if v == stdioPipeSame {
+		b.mu.Lock()
+		b.giveBack(true)
+		b.mu.Unlock()
+	}
+}
