@@ -15,6 +15,7 @@ import (
 func init() {
 	stdioPlainKind = stdioLinuxPlainKind
 	stdioReadPlainKind = stdioLinuxReadPlainKind
+	stdioRdev = stdioLinuxRdev
 }
 
 // stdioLinuxPlainKind is stdioPlainKind on Linux: f is not open for
@@ -51,3 +52,12 @@ func stdioLinuxKind(f *File, plain func(flags int) bool) bool {
 //
 //go:linkname stdioGeneratedFS bufio.generatedFile
 func stdioGeneratedFS(fd uintptr) bool
+
+// stdioLinuxRdev is stdioRdev on Linux: st_rdev of a block device.
+func stdioLinuxRdev(fi FileInfo) (uint64, bool) {
+	st, ok := fi.Sys().(*syscall.Stat_t)
+	if !ok || fi.Mode()&ModeType != ModeDevice {
+		return 0, false
+	}
+	return uint64(st.Rdev), true
+}

@@ -142,7 +142,7 @@ func (r *stdioReadSet) buffers() []*stdioReadBuf {
 // as fi.
 func (r *stdioReadSet) holds(fi FileInfo) bool {
 	for _, o := range r.buffers() {
-		if SameFile(o.info, fi) {
+		if stdioSameFile(o.info, fi) {
 			return true
 		}
 	}
@@ -175,8 +175,9 @@ func (r *stdioReadSet) decide(f *File) *stdioReadBuf {
 }
 
 // choose returns a new read buffer for f, or nil if f is read plainly:
-// f is not a regular file, is standard output or standard error, is not
-// read as a buffer may read it (stdioReadPlainKind), is the same file as
+// f is neither a regular file nor a block device, is standard output or
+// standard error, is not read as a buffer may read it
+// (stdioReadPlainKind), is the same file (stdioSameFile) as
 // standard output or as a file that has a read or a write buffer, or the
 // policy leaves it unbuffered (_STDBUF_I=0 on standard input). The
 // buffer's size is a bufio.Reader's over f (stream's decision: the
@@ -188,7 +189,7 @@ func (r *stdioReadSet) choose(f *File) *stdioReadBuf {
 		return nil
 	}
 	fi, err := f.stdioRawStat()
-	if err != nil || !fi.Mode().IsRegular() || stdioReadPlainKind(f) {
+	if err != nil || !stdioBufferable(fi.Mode()) || stdioReadPlainKind(f) {
 		return nil
 	}
 	if s.out != nil && s.aliases(f) || r.holds(fi) || stdioFiles.holds(fi) {
