@@ -8,13 +8,11 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/exec"
-	"path/filepath"
-	"strings"
 	"testing"
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/stdiobuf/stdiobuf/internal/fsmount"
 )
 
 // The tests of this file are the cases where reading ahead could be seen
@@ -129,34 +127,6 @@ func TestReadaheadResetServer(t *testing.T) {
 	}
 }
 
-// loopDevice returns the path of a loop device (a block device) backed
-// by a file holding data, detached at the end of the test. It skips the
-// test where it cannot make one: not root, no losetup, no loop devices.
-func loopDevice(t *testing.T, data []byte) string {
-	t.Helper()
-	if os.Geteuid() != 0 {
-		t.Skip("a loop device needs root")
-	}
-	if _, err := exec.LookPath("losetup"); err != nil {
-		t.Skip("no losetup (util-linux) to make a loop device")
-	}
-	img := filepath.Join(t.TempDir(), "img")
-	if err := os.WriteFile(img, data, 0o600); err != nil {
-		t.Fatal(err)
-	}
-	out, err := exec.Command("losetup", "--find", "--show", img).CombinedOutput()
-	if err != nil {
-		t.Skipf("losetup --find --show: %v: %s", err, out)
-	}
-	dev := strings.TrimSpace(string(out))
-	t.Cleanup(func() {
-		if out, err := exec.Command("losetup", "--detach", dev).CombinedOutput(); err != nil {
-			t.Errorf("losetup --detach %s: %v: %s", dev, err, out)
-		}
-	})
-	return dev
-}
-
 // TestReadaheadBlockDevice drops a read-ahead Reader over a block device
 // mid-read, seeks the device and reads on with a new Reader, or with the
 // same one Reset: every read starts at the offset sought, as with bufio.
@@ -169,7 +139,7 @@ func TestReadaheadBlockDevice(t *testing.T) {
 	for off := 0; off < size; off += 8 {
 		binary.BigEndian.PutUint64(data[off:], uint64(off))
 	}
-	f, err := os.Open(loopDevice(t, data))
+	f, err := os.Open(fsmount.LoopForTest(t, data))
 	if err != nil {
 		t.Fatal(err)
 	}

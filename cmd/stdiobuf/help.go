@@ -74,12 +74,13 @@ const helpFlags = `Flags, anywhere before the packages:
         the command, as stdiobuf -C dir build ...; anywhere else it is
         refused.
     -files
-        Implies -stdout, and buffers every regular file the program
-        writes or reads (standard input too) as fopen's FILE does
-        (Linux): a write(2) or read(2) per buffer, not per Write or
-        small Read; every file is written out, and the offset of every
-        file read given back, before the program's next plain read,
-        write to another file, os path operation, child, signal or exit,
+        Implies -stdout, and buffers every regular file (and block
+        device) the program writes or reads (standard input too) as
+        fopen's FILE does (Linux): a write(2) or read(2) per buffer, not
+        per Write or small Read; every file is written out, and the
+        offset of every file read given back, before the program's next
+        plain read, write to another file, path operation (os's and
+        os.Root's), child, signal or exit,
         so only a reader polling a file sees a delay, at most
         STDIOBUF_MAXDELAY. A pipe as standard input is not buffered yet
         (its page is among the docs listed below).

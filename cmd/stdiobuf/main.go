@@ -23,8 +23,8 @@
 // version the overlay is made for, the default policy it builds in, and the
 // overlay's path. stdiobuf's flags go anywhere before the packages:
 // -stdout also buffers os.Stdout as a C program's stdout (see
-// internal/osstdout), -files also buffers every regular file the program
-// writes (it implies -stdout), -policy P builds P in as the program's
+// internal/osstdout), -files also buffers every regular file (and block
+// device) the program writes or reads (it implies -stdout), -policy P builds P in as the program's
 // default policy (STDIOBUF_POLICY still overrides it at run time). -C dir is go's,
 // under go's rule: the first of go's flags (after stdiobuf's own, if any),
 // or before the command (stdiobuf -C dir build). `stdiobuf help` says more

@@ -93,8 +93,8 @@ func TestOverlayStaysLight(t *testing.T) {
 
 // TestOtherToolchain builds the held-in program with the toolchain named
 // by $STDIOBUF_OTHER_GO (such as go1.25.5), which GOTOOLCHAIN downloads
-// into the module cache, and runs that toolchain's bufio tests on its
-// overlay. .ci/run sets it; a plain go test leaves it out, as it
+// into the module cache, plainly and with -files, and runs that
+// toolchain's bufio tests on its overlay. .ci/run sets it; a plain go test leaves it out, as it
 // downloads a toolchain.
 func TestOtherToolchain(t *testing.T) {
 	version := os.Getenv("STDIOBUF_OTHER_GO")
@@ -121,14 +121,19 @@ func TestOtherToolchain(t *testing.T) {
 	if code != 0 || !strings.Contains(out, " for "+version+" ") {
 		t.Fatalf("stdiobuf version with GOTOOLCHAIN=%s: status %d, %q %s", version, code, out, stderr)
 	}
-	if _, stderr, code := runStdiobuf(t, dir, env, "build", "-o", "heldin", "."); code != 0 {
-		t.Fatalf("stdiobuf build with %s: status %d: %s", version, code, stderr)
-	}
-	cmd := exec.Command(filepath.Join(dir, "heldin"), "size", "-")
-	cmd.Stdin = strings.NewReader("x\n")
-	cmd.Env = append(os.Environ(), "_STDBUF_I=65536")
-	if got, err := cmd.Output(); err != nil || strings.TrimSpace(string(got)) != "65536" {
-		t.Errorf("heldin built with %s under _STDBUF_I=65536: %q, %v; want 65536", version, got, err)
+	// Plainly, and with -files, whose overlay of os wraps what the
+	// release has of os.Root.
+	for _, flags := range [][]string{nil, {"-files"}} {
+		args := append(append([]string{"build"}, flags...), "-o", "heldin", ".")
+		if _, stderr, code := runStdiobuf(t, dir, env, args...); code != 0 {
+			t.Fatalf("stdiobuf %v with %s: status %d: %s", args, version, code, stderr)
+		}
+		cmd := exec.Command(filepath.Join(dir, "heldin"), "size", "-")
+		cmd.Stdin = strings.NewReader("x\n")
+		cmd.Env = append(os.Environ(), "_STDBUF_I=65536")
+		if got, err := cmd.Output(); err != nil || strings.TrimSpace(string(got)) != "65536" {
+			t.Errorf("heldin built by stdiobuf %v with %s under _STDBUF_I=65536: %q, %v; want 65536", args, version, got, err)
+		}
 	}
 	if _, stderr, code := runStdiobuf(t, dir, env, "test", "-count=1", "bufio"); code != 0 {
 		t.Errorf("stdiobuf test bufio with %s: status %d: %s", version, code, stderr)

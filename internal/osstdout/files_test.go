@@ -125,12 +125,18 @@ type ran struct {
 func fileCmd(t *testing.T, bin, c string, env []string, args ...string) (*exec.Cmd, string) {
 	t.Helper()
 	path := filepath.Join(t.TempDir(), "out")
+	return fileCmdAt(t, bin, c, path, env, args...), path
+}
+
+// fileCmdAt is fileCmd on the file at path.
+func fileCmdAt(t *testing.T, bin, c, path string, env []string, args ...string) *exec.Cmd {
+	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), runDeadline)
 	t.Cleanup(cancel)
 	cmd := exec.CommandContext(ctx, bin, append([]string{c, path}, args...)...)
 	cmd.Env = append(append(os.Environ(), "STDIOBUF_MAXDELAY=none"), env...)
 	cmd.WaitDelay = time.Second
-	return cmd, path
+	return cmd
 }
 
 // runFile runs case c of bin to its end.
@@ -155,12 +161,19 @@ func runFileAt(t *testing.T, bin, c string, setup func(cmd *exec.Cmd, path strin
 	if setup != nil {
 		setup(cmd, path)
 	}
+	return runCmd(t, cmd, path), path
+}
+
+// runCmd runs cmd, a case of testdata/files on the file at path, to its
+// end, and returns what it did.
+func runCmd(t *testing.T, cmd *exec.Cmd, path string) ran {
+	t.Helper()
 	out, errb, status := runToEnd(t, cmd)
 	b, err := os.ReadFile(path)
 	if err != nil {
-		t.Fatalf("%s %s: %v\nstderr: %s", bin, c, err, errb)
+		t.Fatalf("%s: %v\nstderr: %s", cmd, err, errb)
 	}
-	return ran{File: string(b), Stdout: strings.ReplaceAll(out, path, "FILE"), Status: status}, path
+	return ran{File: string(b), Stdout: strings.ReplaceAll(out, path, "FILE"), Status: status}
 }
 
 // runToEnd runs cmd to its end and returns its standard output, its
@@ -285,27 +298,31 @@ func TestFilesRace(t *testing.T) {
 }
 
 // TestFilesWriteCount: the Fprintf loop makes one write(2) per buffer
-// (strace), the plain build one per line.
+// (strace), the plain build one per line, to a file os.Create made and
+// to one os.Root's Create made.
 func TestFilesWriteCount(t *testing.T) {
 	plain, files := filesPrograms(t)
-	if _, err := exec.LookPath("strace"); err != nil {
-		t.Skip("needs strace to count write(2) calls")
-	}
-	count := func(bin string) int {
-		return fileWrites(straceLog(t, "write", bin, "fprintf", filepath.Join(t.TempDir(), "out"), nil))
-	}
-	p, f := count(plain), count(files)
-	// 2000 lines of about 20 bytes: about 40 KB, 10 buffers of 4 KiB.
-	if p < 2000 || f > 20 {
-		t.Errorf("write(2) calls: plain %d (want >= 2000), -files %d (want <= 20)", p, f)
+	// fprintf: os.Create's file; rootfill: os.Root's Create's.
+	for _, c := range []string{"fprintf", "rootfill"} {
+		count := func(bin string) int {
+			return fileWrites(straceLog(t, "write", bin, c, filepath.Join(t.TempDir(), "out"), nil))
+		}
+		p, f := count(plain), count(files)
+		// 2000 lines of about 20 bytes: about 40 KB, 10 buffers of 4 KiB.
+		if p < 2000 || f > 20 {
+			t.Errorf("%s: write(2) calls: plain %d (want >= 2000), -files %d (want <= 20)", c, p, f)
+		}
 	}
 }
 
 // straceLog runs bin's case c on path under strace -f -e trace=CALLS,
 // with stdin as its standard input if not nil and no bound, and returns
-// strace's log.
+// strace's log; it skips the test where there is no strace.
 func straceLog(t *testing.T, calls, bin, c, path string, stdin *os.File) string {
 	t.Helper()
+	if _, err := exec.LookPath("strace"); err != nil {
+		t.Skip("needs strace to count system calls")
+	}
 	log := filepath.Join(t.TempDir(), "strace")
 	ctx, cancel := context.WithTimeout(context.Background(), runDeadline)
 	defer cancel()

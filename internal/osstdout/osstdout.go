@@ -24,6 +24,7 @@ import (
 	"go/token"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -60,6 +61,23 @@ var (
 		"Remove", "RemoveAll", "Truncate", "Chmod", "Chown", "Lchown", "Chtimes",
 		"Mkdir", "MkdirAll", "MkdirTemp", "ReadDir",
 	}
+)
+
+// FilesRootMethods and FilesRootFuncs are what -files wraps of os.Root
+// (its methods that name a path, and OpenRoot), in the form of
+// FilesMethods and FilesFuncs. They are optional: where a release lacks
+// one, the generator drops its wrapper from the template that declares
+// it (files/zz_stdiobuf_root.go) instead of stopping, so a release older
+// than a method, or than os.Root, builds with the rest.
+var (
+	FilesRootMethods = []string{
+		"Root.OpenRoot", "Root.Open", "Root.Create", "Root.OpenFile",
+		"Root.ReadFile", "Root.WriteFile", "Root.Stat", "Root.Lstat",
+		"Root.Readlink", "Root.Rename", "Root.Link", "Root.Symlink",
+		"Root.Remove", "Root.RemoveAll", "Root.Mkdir", "Root.MkdirAll",
+		"Root.Chmod", "Root.Chown", "Root.Lchown", "Root.Chtimes",
+	}
+	FilesRootFuncs = []string{"OpenRoot"}
 )
 
 // filesOff is the declaration, in the std templates, of the constant
@@ -108,8 +126,10 @@ var ErrMissing = errors.New("osstdout: package os lacks a name -stdout wraps")
 // they are in this package's std directory, and with files (-files) also
 // its files directory (each starts with the build tag that keeps it out
 // of other builds); a template named as a file of os is merged into it,
-// the way to add code under that file's build constraints. goVersion
-// only names the toolchain in errors.
+// the way to add code under that file's build constraints. A name the
+// toolchain's os lacks stops the generation (ErrMissing), but for those
+// of FilesRootMethods and FilesRootFuncs, whose wrappers are dropped.
+// goVersion only names the toolchain in errors.
 func Files(goroot, goVersion string, templates map[string][]byte, files bool) (map[string][]byte, error) {
 	dir := filepath.Join(goroot, "src", "os")
 	want := make(map[string]bool)
@@ -118,14 +138,14 @@ func Files(goroot, goVersion string, templates map[string][]byte, files bool) (m
 		methods = append(append([]string(nil), Methods...), FilesMethods...)
 		funcs = append(append([]string(nil), Funcs...), FilesFuncs...)
 	}
-	for _, m := range methods {
-		if !strings.Contains(m, ".") {
-			m = "File." + m
-		}
-		want["*"+m] = false
+	for _, k := range declKeys(methods, funcs) {
+		want[k] = false
 	}
-	for _, f := range funcs {
-		want[f] = false
+	optional := make(map[string]bool)
+	if files {
+		for _, k := range declKeys(FilesRootMethods, FilesRootFuncs) {
+			want[k], optional[k] = false, true
+		}
 	}
 	want["type "+fileStruct] = false
 	out := make(map[string][]byte)
@@ -151,8 +171,13 @@ func Files(goroot, goVersion string, templates map[string][]byte, files bool) (m
 		return nil, err
 	}
 	var missing []string
+	lacks := make(map[string]bool) // the optional names the toolchain lacks
 	for k, found := range want {
-		if !found {
+		switch {
+		case found:
+		case optional[k]:
+			lacks[k] = true
+		default:
 			missing = append(missing, k)
 		}
 	}
@@ -173,6 +198,11 @@ func Files(goroot, goVersion string, templates map[string][]byte, files bool) (m
 			b = bytes.Replace(b, []byte(filesOff), []byte(filesOn), 1)
 			switched++
 		}
+		if len(lacks) > 0 {
+			if b, err = dropDecls(name, b, lacks); err != nil {
+				return nil, err
+			}
+		}
 		if err := addTemplate(out, dir, name, b, goVersion+"'s os"); err != nil {
 			return nil, err
 		}
@@ -181,6 +211,104 @@ func Files(goroot, goVersion string, templates map[string][]byte, files bool) (m
 		return nil, fmt.Errorf("osstdout: %d templates declare %q, want one", switched, filesOff)
 	}
 	return out, nil
+}
+
+// declKeys returns the keys rename knows the declarations by ("*T.M"
+// for a method, the name for a function) of methods, in the form of
+// Methods ("M" a method of *File, "T.M" of *T), and funcs.
+func declKeys(methods, funcs []string) []string {
+	var keys []string
+	for _, m := range methods {
+		if !strings.Contains(m, ".") {
+			m = "File." + m
+		}
+		keys = append(keys, "*"+m)
+	}
+	return append(keys, funcs...)
+}
+
+// declKey is the key of fd in rename's want: "*T.M" for a method of *T,
+// the name for a function; "" for a method of any other receiver.
+func declKey(fd *ast.FuncDecl) string {
+	if fd.Recv == nil {
+		return fd.Name.Name
+	}
+	if len(fd.Recv.List) != 1 {
+		return ""
+	}
+	t := ptrType(fd.Recv.List[0].Type)
+	if t == "" {
+		return ""
+	}
+	return "*" + t + "." + fd.Name.Name
+}
+
+// dropDecls returns the template src, named name, without its
+// declarations of the names in drop (keys as rename's), and without the
+// imports that only they used; src itself if it declares none of them.
+func dropDecls(name string, src []byte, drop map[string]bool) ([]byte, error) {
+	fset := token.NewFileSet()
+	f, err := parser.ParseFile(fset, name, src, parser.ParseComments|parser.SkipObjectResolution)
+	if err != nil {
+		return nil, fmt.Errorf("osstdout: template %s: %w", name, err)
+	}
+	var decls []ast.Decl
+	var gone []*ast.FuncDecl // the dropped declarations, whose comments go too
+	for _, d := range f.Decls {
+		if fd, ok := d.(*ast.FuncDecl); ok && drop[declKey(fd)] {
+			gone = append(gone, fd)
+			continue
+		}
+		decls = append(decls, d)
+	}
+	if len(gone) == 0 {
+		return src, nil
+	}
+	f.Decls = decls
+	f.Comments = slices.DeleteFunc(f.Comments, func(c *ast.CommentGroup) bool {
+		return slices.ContainsFunc(gone, func(fd *ast.FuncDecl) bool {
+			return fd.Doc == c || c.Pos() >= fd.Pos() && c.End() <= fd.End()
+		})
+	})
+	used := make(map[string]bool)
+	ast.Inspect(f, func(n ast.Node) bool {
+		if s, ok := n.(*ast.SelectorExpr); ok {
+			if id, ok := s.X.(*ast.Ident); ok {
+				used[id.Name] = true
+			}
+		}
+		return true
+	})
+	// The templates name each import by its last element, or rename it.
+	keep := func(imp *ast.ImportSpec) bool {
+		path := strings.Trim(imp.Path.Value, `"`)
+		local := path[strings.LastIndex(path, "/")+1:]
+		if imp.Name != nil {
+			local = imp.Name.Name
+		}
+		return local == "_" || used[local]
+	}
+	decls = nil
+	for _, d := range f.Decls {
+		if gd, ok := d.(*ast.GenDecl); ok && gd.Tok == token.IMPORT {
+			specs := gd.Specs[:0]
+			for _, sp := range gd.Specs {
+				if keep(sp.(*ast.ImportSpec)) {
+					specs = append(specs, sp)
+				}
+			}
+			if gd.Specs = specs; len(specs) == 0 {
+				continue
+			}
+		}
+		decls = append(decls, d)
+	}
+	f.Decls = decls
+	var buf bytes.Buffer
+	if err := format.Node(&buf, fset, f); err != nil {
+		return nil, fmt.Errorf("osstdout: formatting template %s: %w", name, err)
+	}
+	return buf.Bytes(), nil
 }
 
 // eachSource calls fn with the base name and the source of each Go file
@@ -217,18 +345,8 @@ func rename(f *ast.File, want map[string]bool) bool {
 		if !ok {
 			continue
 		}
-		key := fd.Name.Name
-		if fd.Recv != nil {
-			if len(fd.Recv.List) != 1 {
-				continue
-			}
-			t := ptrType(fd.Recv.List[0].Type)
-			if t == "" {
-				continue
-			}
-			key = "*" + t + "." + key
-		}
-		if _, ok := want[key]; !ok {
+		key := declKey(fd)
+		if _, ok := want[key]; !ok || key == "" {
 			continue
 		}
 		want[key] = true

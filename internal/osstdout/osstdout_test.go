@@ -2,9 +2,7 @@ package osstdout
 
 import (
 	"errors"
-	"os"
 	"os/exec"
-	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -58,11 +56,6 @@ func TestFilesRenamesEveryHook(t *testing.T) {
 // TestFilesNamesWhatIsMissing: a toolchain whose os lacks a hooked name
 // stops the generation with an error naming it and the Go version.
 func TestFilesNamesWhatIsMissing(t *testing.T) {
-	root := t.TempDir()
-	dir := filepath.Join(root, "src", "os")
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		t.Fatal(err)
-	}
 	// An os with every hook but Chown and StartProcess.
 	var src strings.Builder
 	src.WriteString("package os\n\ntype File struct{ *file }\n\ntype file struct{ fd int }\n\ntype Process struct{}\n\n")
@@ -75,10 +68,7 @@ func TestFilesNamesWhatIsMissing(t *testing.T) {
 			src.WriteString("func (x *" + recv + ") " + name + "() {}\n")
 		}
 	}
-	if err := os.WriteFile(filepath.Join(dir, "file.go"), []byte(src.String()), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	_, err := Files(root, "go9.99", templates(t), false)
+	_, err := Files(fakeGOROOT(t, src.String()), "go9.99", templates(t), false)
 	if !errors.Is(err, ErrMissing) {
 		t.Fatalf("err = %v, want ErrMissing", err)
 	}

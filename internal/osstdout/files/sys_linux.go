@@ -30,6 +30,7 @@ func init() {
 		read:        stdioLinuxRead,
 		close:       func(fd int) { syscall.Close(fd) },
 	}
+	stdioRdev = stdioLinuxRdev
 }
 
 // stdioLinuxPlainKind is stdioPlainKind on Linux: f is not open for
@@ -354,4 +355,13 @@ func stdioItoa(n int) string {
 			return string(b[i:])
 		}
 	}
+}
+
+// stdioLinuxRdev is stdioRdev on Linux: st_rdev of a block device.
+func stdioLinuxRdev(fi FileInfo) (uint64, bool) {
+	st, ok := fi.Sys().(*syscall.Stat_t)
+	if !ok || fi.Mode()&ModeType != ModeDevice {
+		return 0, false
+	}
+	return uint64(st.Rdev), true
 }

@@ -2,13 +2,15 @@
 
 // This file is added to package os by `stdiobuf build -stdout`; it does
 // something only in a build with -files (stdioFilesOn). Every regular
-// file the program writes then gets a buffer of its own, a stdioBuffer as
-// standard output's, decided at its first Write: a regular file that is
-// not one of the standard files, opened for writing without O_SYNC,
-// O_DSYNC or O_DIRECT, on a file system that is not generated (/proc,
-// /sys: stdioPlainKind), and not the same file as standard output or as
-// a file that has a buffer already. The bufio.Writer over it (stream,
-// under the overlay) decides its size by the policy, as for any file.
+// file (or block device) the program writes then gets a buffer of its
+// own, a stdioBuffer as standard output's, decided at its first Write: a
+// regular file or a block device that is not one of the standard files,
+// opened for writing without O_SYNC, O_DSYNC or O_DIRECT, on a file
+// system that is not generated (/proc, /sys: stdioPlainKind), and not the
+// same file as standard output or as a file that has a buffer already
+// (stdioSameFile: device and inode, or a block device's device number).
+// The bufio.Writer over it (stream, under the overlay) decides its size
+// by the policy, as for any file.
 //
 // The causal rule: before anything through which another process, or the
 // program by another route, can see a file, every buffer is written out
@@ -85,9 +87,37 @@ var stdioFiles stdioFileSet
 // reported: the exit turns status 0 into 1 (stdioStream.exitFlush).
 var stdioFilesFailed atomic.Bool
 
-// stdioPlainKind reports whether f, a regular file, must stay plain: it
-// is not open for writing, or open with O_SYNC, O_DSYNC or O_DIRECT, or
-// on a file system whose files are made at each read (stream's list).
+// stdioBufferable reports whether a file of mode m may get a buffer: a
+// regular file or a block device (issue 22's item 1), whose reads and
+// writes wait for no peer and whose bytes another process sees only
+// through the file, as a regular file's.
+func stdioBufferable(m FileMode) bool {
+	return m.IsRegular() || m&ModeType == ModeDevice
+}
+
+// stdioRdev, where the target's own file sets it (Linux: its
+// sys_linux.go), returns the device number (st_rdev) of the block device
+// fi describes; false for any other file.
+var stdioRdev func(fi FileInfo) (uint64, bool)
+
+// stdioSameFile reports whether a and b are the same file: SameFile's
+// device and inode, or, for block devices, the same device however many
+// nodes name it (/dev/loop0 and a node made by mknod for it).
+func stdioSameFile(a, b FileInfo) bool {
+	if stdioRdev != nil {
+		ra, aok := stdioRdev(a)
+		rb, bok := stdioRdev(b)
+		if aok && bok {
+			return ra == rb
+		}
+	}
+	return SameFile(a, b)
+}
+
+// stdioPlainKind reports whether f, a regular file or a block device,
+// must stay plain: it is not open for writing, or open with O_SYNC,
+// O_DSYNC or O_DIRECT, or on a file system whose files are made at each
+// read (stream's list).
 // The target's own file sets it (Linux: its sys_linux.go); where it is
 // nil, every file stays plain.
 var stdioPlainKind func(f *File) bool
@@ -163,7 +193,7 @@ func (r *stdioFileSet) buffers() []*stdioFileBuf {
 // holds reports whether a file that has a buffer is the same file as fi.
 func (r *stdioFileSet) holds(fi FileInfo) bool {
 	for _, o := range r.buffers() {
-		if SameFile(o.info, fi) {
+		if stdioSameFile(o.info, fi) {
 			return true
 		}
 	}
@@ -199,20 +229,21 @@ func (r *stdioFileSet) decide(f *File) *stdioFileBuf {
 // that holds bytes keeps its file).
 func stdioForget(b *stdioFileBuf) { stdioFiles.remove(b) }
 
-// choose returns a new buffer for f, or nil if f stays plain: f is not a
-// regular file, is one of the standard files, is not written as a buffer
-// may write it (stdioPlainKind), or is the same file as standard output
-// or as a file that has a buffer or a read buffer. The writes through such a second *File
-// stay plain, and every plain write flushes the buffers first, so the
-// file gets the bytes in the order the program wrote them. The caller
-// holds r.mu.
+// choose returns a new buffer for f, or nil if f stays plain: f is
+// neither a regular file nor a block device (stdioBufferable), is one of
+// the standard files, is not written as a buffer may write it
+// (stdioPlainKind), or is the same file as standard output or as a file
+// that has a buffer or a read buffer. The writes through such a second
+// *File stay plain, and every plain write flushes the buffers first, so
+// the file gets the bytes in the order the program wrote them. The
+// caller holds r.mu.
 func (r *stdioFileSet) choose(f *File) *stdioFileBuf {
 	s := stdioOut
 	if stdioPlainKind == nil || f == s.out || f == s.in || f == s.errf {
 		return nil
 	}
 	fi, err := f.stdioRawStat()
-	if err != nil || !fi.Mode().IsRegular() || stdioPlainKind(f) {
+	if err != nil || !stdioBufferable(fi.Mode()) || stdioPlainKind(f) {
 		return nil
 	}
 	if s.out != nil && s.aliases(f) {

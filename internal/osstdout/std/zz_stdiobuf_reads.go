@@ -158,7 +158,7 @@ func (r *stdioReadSet) buffers() []*stdioReadBuf {
 // as fi.
 func (r *stdioReadSet) holds(fi FileInfo) bool {
 	for _, o := range r.buffers() {
-		if SameFile(o.info, fi) {
+		if stdioSameFile(o.info, fi) {
 			return true
 		}
 	}
@@ -196,8 +196,9 @@ func (r *stdioReadSet) decide(f *File) *stdioReadBuf {
 }
 
 // choose returns a new read buffer for f, or nil if f is read plainly:
-// f is not a regular file, is standard output or standard error, is not
-// read as a buffer may read it (stdioReadPlainKind), is the same file as
+// f is neither a regular file nor a block device, is standard output or
+// standard error, is not read as a buffer may read it
+// (stdioReadPlainKind), is the same file (stdioSameFile) as
 // standard output or as a file that has a read or a write buffer, or the
 // policy leaves it unbuffered (_STDBUF_I=0 on standard input). The
 // original standard input on a pipe is decided late: at the decision
@@ -225,7 +226,7 @@ func (r *stdioReadSet) choose(f *File, late bool) (b *stdioReadBuf, wait bool) {
 		}
 		return nil, false
 	}
-	if !fi.Mode().IsRegular() || stdioReadPlainKind(f) {
+	if !stdioBufferable(fi.Mode()) || stdioReadPlainKind(f) {
 		return nil, false
 	}
 	if s.out != nil && s.aliases(f) || r.holds(fi) || stdioFiles.holds(fi) {

@@ -521,7 +521,7 @@ func (s *stdioStream) relation(f *File) uint32 {
 	v := uint32(stdioOther)
 	switch {
 	case err != nil:
-	case out != nil && SameFile(out, fi):
+	case out != nil && stdioSameFile(out, fi):
 		v = stdioAlias
 	case fi.Mode()&(ModeNamedPipe|ModeSocket|ModeCharDevice) != 0:
 		v = stdioPeer

@@ -45,8 +45,8 @@ func create(path string) *os.File { return opened(os.Create(path)) }
 // open opens path read-only, or exits.
 func open(path string) *os.File { return opened(os.Open(path)) }
 
-// opened returns f, or exits if err is not nil.
-func opened(f *os.File, err error) *os.File {
+// opened returns f (a *File, a *Root), or exits if err is not nil.
+func opened[T any](f T, err error) T {
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(2)
