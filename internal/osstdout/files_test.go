@@ -43,6 +43,19 @@ type programSet struct {
 // plainBuild names the build without an overlay in a programSet.
 const plainBuild = "-"
 
+// wayName names a program built in way, after its overlay's arguments:
+// files-plain, files-files, report-build (`stdiobuf build`),
+// report-stdout. Programs print their name in their messages.
+func wayName(way string) string {
+	switch way {
+	case plainBuild:
+		return "plain"
+	case "":
+		return "build"
+	}
+	return strings.ReplaceAll(strings.TrimLeft(way, "-"), " -", "-")
+}
+
 // build builds testdata/name once with each overlay in ways (their
 // `stdiobuf overlay` arguments; plainBuild for none) and returns the
 // programs by way.
@@ -59,7 +72,7 @@ func (s *programSet) build(t *testing.T, name string, ways ...string) map[string
 			return
 		}
 		s.bins, s.ovls = map[string]string{}, map[string]string{}
-		for i, way := range ways {
+		for _, way := range ways {
 			ovl := ""
 			if way != plainBuild {
 				args := append([]string{"overlay"}, strings.Fields(way)...)
@@ -70,7 +83,7 @@ func (s *programSet) build(t *testing.T, name string, ways ...string) map[string
 				}
 				ovl = strings.TrimSpace(string(out))
 			}
-			bin := filepath.Join(s.dir, fmt.Sprintf("%s-%d", name, i))
+			bin := filepath.Join(s.dir, name+"-"+wayName(way))
 			if s.err = goBuild("build", bin, ovl, "./testdata/"+name); s.err != nil {
 				return
 			}

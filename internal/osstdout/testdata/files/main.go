@@ -576,7 +576,7 @@ var cases = map[string]func(path string, args []string){
 		f := os.Stdin
 		if len(args) < 2 || args[1] != "stdin" {
 			if err := os.WriteFile(path, []byte(strings.Repeat(mixBlock, atoi(args, 0))), 0o644); err != nil {
-				opened(nil, err)
+				opened[*os.File](nil, err)
 			}
 			f = open(path)
 		}

@@ -32,10 +32,10 @@ func init() {
 			{"Root.FS Stat", func() (int64, string, error) { return statSize(fs.Stat(rfs, name)) }},
 			{"DirFS Stat", func() (int64, string, error) { return statSize(fs.Stat(dfs, name)) }},
 			{"Root.ReadFile", func() (int64, string, error) { return lastLine(r.ReadFile(name)) }},
-			{"Root.Open", func() (int64, string, error) { return readAll(r.Open(name)) }},
+			{"Root.Open", func() (int64, string, error) { return readToEnd(r.Open(name)) }},
 			{"Root.FS ReadFile", func() (int64, string, error) { return lastLine(fs.ReadFile(rfs, name)) }},
 			{"DirFS ReadFile", func() (int64, string, error) { return lastLine(fs.ReadFile(dfs, name)) }},
-			{"OpenInRoot", func() (int64, string, error) { return readAll(os.OpenInRoot(dir, name)) }},
+			{"OpenInRoot", func() (int64, string, error) { return readToEnd(os.OpenInRoot(dir, name)) }},
 		} {
 			fmt.Fprintf(f, "line %d through the root\n", i)
 			size, last, err := see.get()
@@ -89,8 +89,8 @@ func lastLine(b []byte, err error) (int64, string, error) {
 	return int64(len(b)), s[strings.LastIndex(s, "\n")+1:], err
 }
 
-// readAll reads f to its end, closes it, and returns lastLine's.
-func readAll(f *os.File, err error) (int64, string, error) {
+// readToEnd reads f to its end, closes it, and returns lastLine's.
+func readToEnd(f *os.File, err error) (int64, string, error) {
 	if err != nil {
 		return 0, "", err
 	}
