@@ -7,17 +7,22 @@
 // (zz_stdiobuf_reads.go), without ever taking from the pipe a byte the
 // program has not used: a pipe cannot give bytes back.
 //
-// A fill copies what the pipe holds, up to the buffer's size, with
+// A fill copies what the pipe holds, up to stdioPipeCopy bytes, with
 // tee(2) into a private pipe, and reads the copy from there: the bytes
-// stay in standard input's pipe. When the program has used all the
-// buffer holds, one read(2) of standard input takes exactly those bytes
-// out of the pipe (the consume). So the pipe holds, at any time, the
-// bytes the program has not read, plus those it has read from the
-// buffer since its last fill; "give back" for a pipe is a consume of the
-// used bytes, and the unused ones are dropped from the buffer (the pipe
-// still holds them), wherever a regular file's buffer gives back. A
-// Read returns what the pipe holds, up to what was asked: the bytes a
-// plain read(2) would return.
+// stay in standard input's pipe. Each time the program has used the
+// policy's size of them (the size a plain reader's buffer would read),
+// and when it has used all the buffer holds, one read(2) of standard
+// input takes exactly those bytes out of the pipe (the consume). So the
+// pipe holds, at any time, the bytes the program has not read, plus at
+// most a buffer of the policy's size that it has read; "give back" for
+// a pipe is a consume of the used bytes, and the unused ones are
+// dropped from the buffer (the pipe still holds them), wherever a
+// regular file's buffer gives back. A Read returns what the pipe holds,
+// up to what was asked: the bytes a plain read(2) would return. A fill
+// and its copy's read are two system calls where a plain reader's
+// buffer makes one, and tee(2) copies no more than the pipe holds: the
+// copy is larger than the policy's size so that, while the pipe keeps
+// ahead of the program, the calls stay about a plain reader's.
 //
 // A copy taken without consuming could be read a second time by another
 // reader of the same pipe; so the pipe is buffered only where no other
@@ -35,9 +40,9 @@
 // flush point, but stays), taken through /proc/PID/fd or pidfd_getfd,
 // or made with a raw dup(2) and read raw, a child of syscall.ForkExec.
 //
-// Until the buffer is used up (or given back), the pipe holds the bytes
-// the program has read from it: a writer that fills the pipe waits up
-// to one buffer sooner than in a plain build.
+// Until they are consumed, the pipe holds the bytes the program has read
+// from it: a writer that fills the pipe waits up to one buffer of the
+// policy's size sooner than in a plain build.
 //
 // A fill waits for the peer that writes the pipe; it runs with the
 // buffer marked busy and its lock released, so that nothing that gives
@@ -84,11 +89,16 @@ const stdioPipeAfter = 64
 // (Linux: its sys_linux.go). Where it is nil, a pipe is read plainly.
 var stdioPipeSys *stdioPipeOps
 
+// stdioPipeCopy is the most bytes a fill copies where the policy's size
+// is smaller: a pipe's default capacity, 16 of the policy's usual 4 KiB.
+const stdioPipeCopy = 64 << 10
+
 // stdioPipe is a read buffer's part over a pipe.
 type stdioPipe struct {
 	r, w int       // the private pipe's descriptors, -1 until the first fill and once closed; guarded by the buffer's mu
 	busy bool      // a fill or a read straight into the caller's slice runs with mu released; guarded by mu
 	idle sync.Cond // signalled when busy ends; its L is the buffer's mu
+	done int       // buf[:done] is consumed already, done <= the buffer's r; guarded by mu
 }
 
 // stdioPipeBuf returns a read buffer of size bytes over f, the
@@ -126,7 +136,7 @@ func (p *stdioPipe) fill(b *stdioReadBuf) (m int, plain bool) {
 		p.r, p.w = r, w
 	}
 	if b.buf == nil {
-		b.buf = make([]byte, b.size)
+		b.buf = make([]byte, max(b.size, stdioPipeCopy))
 	}
 	p.busy = true
 	b.mu.Unlock()
@@ -161,18 +171,23 @@ func (p *stdioPipe) readDirect(b *stdioReadBuf, q []byte) (int, error) {
 }
 
 // consume takes out of the pipe the bytes the program has used of the
-// buffer, buf[:r], and drops the rest of the buffer (the pipe still
-// holds it). A consume that gets fewer bytes than used (another reader
-// took some) or an error leaves the pipe read plainly from then on. The
-// caller holds mu and no fill runs.
-func (p *stdioPipe) consume(b *stdioReadBuf) {
-	if used := b.r; used > 0 {
-		n, err := b.f.stdioRawRead(b.buf[:used])
+// buffer and not yet consumed, buf[done:r], and with all drops the rest
+// of the buffer (the pipe still holds it). A consume that gets fewer
+// bytes than used (another reader took some) or an error leaves the
+// pipe read plainly from then on, and the buffer empty. The caller
+// holds mu and no fill runs.
+func (p *stdioPipe) consume(b *stdioReadBuf, all bool) {
+	if used := b.r - p.done; used > 0 {
+		n, err := b.f.stdioRawRead(b.buf[p.done:b.r])
 		if n != used || err != nil {
 			b.plainFor()
+			all = true
 		}
 	}
-	b.r, b.w = 0, 0
+	p.done = b.r
+	if all {
+		b.r, b.w, p.done = 0, 0, 0
+	}
 }
 
 // giveBack is a pipe's give-back: the used bytes consumed, the unused
@@ -182,7 +197,7 @@ func (p *stdioPipe) consume(b *stdioReadBuf) {
 // it copied. The caller holds mu.
 func (p *stdioPipe) giveBack(b *stdioReadBuf, last bool) {
 	if !p.busy {
-		p.consume(b)
+		p.consume(b, true)
 	}
 	b.setHeld(b.r < b.w)
 	if last {

@@ -271,9 +271,7 @@ func (b *stdioReadBuf) read(p []byte) (n int, err error, ok bool) {
 		// The common case first, straight through: all of p buffered.
 		n = copy(p, b.buf[b.r:b.w])
 		b.r += n
-		if b.r == b.w {
-			b.usedUp()
-		}
+		b.took()
 		b.mu.Unlock()
 		return n, nil, true
 	}
@@ -292,14 +290,23 @@ func (b *stdioReadBuf) read(p []byte) (n int, err error, ok bool) {
 	return n, err, ok
 }
 
-// usedUp is what follows the program's taking the last byte the buffer
-// holds: a pipe's used bytes are consumed, and the buffer holds none.
-// The caller holds mu and no fill runs.
-func (b *stdioReadBuf) usedUp() {
-	if b.pipe != nil {
-		b.pipe.consume(b)
+// took follows the program's taking bytes from the buffer. Once the
+// buffer is used up, a pipe's used bytes are consumed and the buffer
+// holds none; before, a pipe's are consumed each time they come to the
+// policy's size (zz_stdiobuf_pipein.go). The caller holds mu and no fill
+// runs.
+func (b *stdioReadBuf) took() {
+	p := b.pipe
+	if b.r == b.w {
+		if p != nil {
+			p.consume(b, true)
+		}
+		b.setHeld(false)
+		return
 	}
-	b.setHeld(false)
+	if p != nil && b.r-p.done >= b.size {
+		p.consume(b, false)
+	}
 }
 
 // take fills p as a read(2) of a regular file does: from the buffer,
@@ -362,8 +369,8 @@ func (b *stdioReadBuf) take(p []byte) (n int, err error, ok bool) {
 		b.r += k
 		n += k
 	}
-	if b.pipe != nil && b.r == b.w {
-		b.pipe.consume(b)
+	if b.pipe != nil {
+		b.took()
 	}
 	return n, nil, true
 }

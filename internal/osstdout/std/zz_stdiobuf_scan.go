@@ -108,9 +108,7 @@ func (s *stdioScanRunes) next() (byte, error) {
 	if b.r < b.w {
 		c := b.buf[b.r]
 		b.r++
-		if b.r == b.w {
-			b.usedUp()
-		}
+		b.took()
 		return c, nil
 	}
 	// A one-byte Read as fmt makes it plainly, through io.ReadFull: a
