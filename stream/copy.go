@@ -112,6 +112,7 @@ func (b *Reader) kernelCopyTo(w io.Writer, limit int64) (n int64, handled bool, 
 	if isWriter {
 		sw.s.calls.writes += c.writes
 		sw.s.calls.kernel += c.kernel
+		sw.countKernel(c.kernel)
 		if err != nil {
 			sw.err = err // sticky, as after Writer.ReadFrom's kernel copy
 		}
@@ -210,6 +211,7 @@ func (b *Writer) kernelReadFrom(r io.Reader) (n int64, handled bool, err error) 
 	n, handled, err = p.run(&c)
 	b.s.calls.writes += c.writes
 	b.s.calls.kernel += c.kernel
+	b.countKernel(c.kernel)
 	if handled && err != nil {
 		b.err = err
 	}

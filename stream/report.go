@@ -162,6 +162,14 @@ func (b *Writer) countWrite() {
 	}
 }
 
+// countKernel counts n kernel copies as calls of b's caller, if the
+// report lists b: a plain build makes each of them too, so none is saved.
+func (b *Writer) countKernel(n int64) {
+	if reportOn && b.s.overFD {
+		b.s.calls.taken += n
+	}
+}
+
 // registerReport registers b after a decision and makes it count.
 func (b *Writer) registerReport() {
 	reportDecided(b, &b.s, b.wr, writing)

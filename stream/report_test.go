@@ -153,6 +153,26 @@ func TestReportLines(t *testing.T) {
 			return map[string]string{"kind": "file", "dir": "write", "size": "64",
 				"calls": "2", "writes": "2", "bytes": n(10 * len(record)), "held": "0", "saved": "0"}
 		}},
+		{"ReadFrom of a file into a writer over a file", func(t *testing.T, dir string) map[string]string {
+			if runtime.GOOS != "linux" {
+				t.Skip("ReadFrom copies a file in the kernel on Linux only")
+			}
+			src := filepath.Join(dir, "src")
+			if err := os.WriteFile(src, bytes.Repeat([]byte("z"), 100000), 0o666); err != nil {
+				t.Fatal(err)
+			}
+			in, err := os.Open(src)
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { in.Close() })
+			w := NewWriterPolicy(create(t, dir), Policy(4096))
+			w.ReadFrom(in)
+			w.Flush()
+			// Each kernel copy is a call the plain build makes too: the
+			// program's calls are as many, and none is saved.
+			return map[string]string{"kind": "file", "dir": "write", "writes": "0", "held": "0", "saved": "0"}
+		}},
 		{"reader over a file", func(t *testing.T, dir string) map[string]string {
 			const size, length = 4096, 20000
 			name := filepath.Join(dir, "in")
