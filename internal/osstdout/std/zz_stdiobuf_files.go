@@ -76,9 +76,9 @@ type stdioFileBuf struct {
 
 // stdioFileSet is every file that has a buffer.
 type stdioFileSet struct {
-	mu    sync.Mutex                      // serialises the decisions and the changes of list
-	list  atomic.Pointer[[]*stdioFileBuf] // the buffers of the files neither closed nor freed; replaced whole, never changed in place
-	dirty atomic.Int32                    // how many buffers hold bytes (their pending)
+	mu    sync.Mutex               // serialises the decisions and the changes of list, and of the read set's
+	list  stdioList[*stdioFileBuf] // the buffers of the files neither closed nor freed
+	dirty atomic.Int32             // how many buffers hold bytes (their pending)
 }
 
 var stdioFiles stdioFileSet
@@ -182,23 +182,63 @@ func stdioFileOf(f *File) *stdioFileBuf {
 	return stdioFiles.decide(f)
 }
 
-// buffers returns the buffers of the files neither closed nor freed.
-func (r *stdioFileSet) buffers() []*stdioFileBuf {
-	if l := r.list.Load(); l != nil {
-		return *l
+// stdioList is the buffers of a set (the write buffers, the read
+// buffers), read without a lock: a change replaces it whole, under
+// stdioFiles.mu.
+type stdioList[T interface {
+	comparable
+	fileInfo() FileInfo
+}] struct{ p atomic.Pointer[[]T] }
+
+// all returns the buffers.
+func (l *stdioList[T]) all() []T {
+	if p := l.p.Load(); p != nil {
+		return *p
 	}
 	return nil
 }
 
-// holds reports whether a file that has a buffer is the same file as fi.
-func (r *stdioFileSet) holds(fi FileInfo) bool {
-	for _, o := range r.buffers() {
-		if stdioSameFile(o.info, fi) {
+// add adds b. The caller holds stdioFiles.mu.
+func (l *stdioList[T]) add(b T) {
+	old := l.all()
+	n := make([]T, len(old), len(old)+1)
+	copy(n, old)
+	n = append(n, b)
+	l.p.Store(&n)
+}
+
+// remove takes b out, if it is there. The caller holds stdioFiles.mu.
+func (l *stdioList[T]) remove(b T) {
+	old := l.all()
+	n := make([]T, 0, len(old))
+	for _, o := range old {
+		if o != b {
+			n = append(n, o)
+		}
+	}
+	if len(n) < len(old) {
+		l.p.Store(&n)
+	}
+}
+
+// holds reports whether a buffer of the list is over the same file as
+// fi.
+func (l *stdioList[T]) holds(fi FileInfo) bool {
+	for _, o := range l.all() {
+		if stdioSameFile(o.fileInfo(), fi) {
 			return true
 		}
 	}
 	return false
 }
+
+func (b *stdioFileBuf) fileInfo() FileInfo { return b.info }
+
+// buffers returns the buffers of the files neither closed nor freed.
+func (r *stdioFileSet) buffers() []*stdioFileBuf { return r.list.all() }
+
+// holds reports whether a file that has a buffer is the same file as fi.
+func (r *stdioFileSet) holds(fi FileInfo) bool { return r.list.holds(fi) }
 
 // decide decides whether f gets a buffer, once, and returns it.
 func (r *stdioFileSet) decide(f *File) *stdioFileBuf {
@@ -216,11 +256,7 @@ func (r *stdioFileSet) decide(f *File) *stdioFileBuf {
 	st.buf = b
 	st.v.Store(stdioFileBuffered)
 	runtime.AddCleanup(f.file, stdioForget, b)
-	old := r.buffers()
-	l := make([]*stdioFileBuf, len(old), len(old)+1)
-	copy(l, old)
-	l = append(l, b)
-	r.list.Store(&l)
+	r.list.add(b)
 	return b
 }
 
@@ -265,16 +301,7 @@ func (r *stdioFileSet) choose(f *File) *stdioFileBuf {
 func (r *stdioFileSet) remove(b *stdioFileBuf) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	old := r.buffers()
-	l := make([]*stdioFileBuf, 0, len(old))
-	for _, o := range old {
-		if o != b {
-			l = append(l, o)
-		}
-	}
-	if len(l) < len(old) {
-		r.list.Store(&l)
-	}
+	r.list.remove(b)
 }
 
 // fire is the bound's fire for the files: each buffer whose oldest byte

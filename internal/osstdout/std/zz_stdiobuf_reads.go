@@ -97,9 +97,9 @@ type stdioReadBuf struct {
 
 // stdioReadSet is every file that has a read buffer.
 type stdioReadSet struct {
-	list atomic.Pointer[[]*stdioReadBuf] // the buffers of the files not closed; replaced whole under stdioFiles.mu
-	held atomic.Int32                    // how many buffers hold unread bytes
-	pipe atomic.Pointer[stdioReadBuf]    // standard input's pipe buffer while it is in use, else nil
+	list stdioList[*stdioReadBuf]     // the buffers of the files not closed
+	held atomic.Int32                 // how many buffers hold unread bytes
+	pipe atomic.Pointer[stdioReadBuf] // standard input's pipe buffer while it is in use, else nil
 }
 
 var stdioReads stdioReadSet
@@ -146,24 +146,14 @@ func stdioReadOf(f *File, n int) *stdioReadBuf {
 	return stdioReads.decide(f)
 }
 
+func (b *stdioReadBuf) fileInfo() FileInfo { return b.info }
+
 // buffers returns the read buffers of the files not closed.
-func (r *stdioReadSet) buffers() []*stdioReadBuf {
-	if l := r.list.Load(); l != nil {
-		return *l
-	}
-	return nil
-}
+func (r *stdioReadSet) buffers() []*stdioReadBuf { return r.list.all() }
 
 // holds reports whether a file that has a read buffer is the same file
 // as fi.
-func (r *stdioReadSet) holds(fi FileInfo) bool {
-	for _, o := range r.buffers() {
-		if stdioSameFile(o.info, fi) {
-			return true
-		}
-	}
-	return false
-}
+func (r *stdioReadSet) holds(fi FileInfo) bool { return r.list.holds(fi) }
 
 // decide decides whether f gets a read buffer, once, and returns it.
 // The decisions of read and write buffers are serialised by one mutex,
@@ -187,11 +177,7 @@ func (r *stdioReadSet) decide(f *File) *stdioReadBuf {
 	}
 	st.buf = b
 	st.v.Store(stdioReadBuffered)
-	old := r.buffers()
-	l := make([]*stdioReadBuf, len(old), len(old)+1)
-	copy(l, old)
-	l = append(l, b)
-	r.list.Store(&l)
+	r.list.add(b)
 	return b
 }
 
@@ -253,14 +239,7 @@ func stdioReadSize(f *File) int {
 func (r *stdioReadSet) remove(b *stdioReadBuf) {
 	stdioFiles.mu.Lock()
 	defer stdioFiles.mu.Unlock()
-	old := r.buffers()
-	l := make([]*stdioReadBuf, 0, len(old))
-	for _, o := range old {
-		if o != b {
-			l = append(l, o)
-		}
-	}
-	r.list.Store(&l)
+	r.list.remove(b)
 }
 
 // read is a Read of the file through its buffer; ok is false if the file
