@@ -99,6 +99,7 @@ type stdioBuffer struct {
 	armed    bool          // the runtime's timer is set for since+bound, or its fire has not taken mu yet
 	urgent   bool          // a flush was handed to the runtime's goroutine
 	errSeen  bool          // a write or an asked-for flush returned an error to the program
+	errShown bool          // an error no call returned was reported on standard error
 
 	pending atomic.Bool // w holds bytes; written under mu, read without it
 }
@@ -379,6 +380,17 @@ func (b *stdioBuffer) fireDue() error {
 	err := b.flushOut()
 	b.mu.Unlock()
 	return err
+}
+
+// showOnce reports whether a write error that a flush met is to be
+// reported on standard error now: no call of the program returned one,
+// and none was reported yet. It records that one is.
+func (b *stdioBuffer) showOnce() bool {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	show := !b.errSeen && !b.errShown
+	b.errShown = b.errShown || show
+	return show
 }
 
 // flushProgram is a flush the program asked for (Sync, a bufio.Writer's

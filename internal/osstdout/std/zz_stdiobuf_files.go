@@ -70,8 +70,6 @@ type stdioFileBuf struct {
 	stdioBuffer
 	info FileInfo // the file's fstat when it was decided: what a later file is compared with
 	name string   // the file's name, for the message at exit
-
-	errShown bool // a write error no call returned was reported; guarded by mu
 }
 
 // stdioFileSet is every file that has a buffer.
@@ -356,11 +354,7 @@ func (b *stdioFileBuf) unseen(err error) {
 	if err == nil {
 		return
 	}
-	b.mu.Lock()
-	show := !b.errSeen && !b.errShown
-	b.errShown = b.errShown || show
-	b.mu.Unlock()
-	if !show {
+	if !b.showOnce() {
 		return
 	}
 	stdioFilesFailed.Store(true)

@@ -85,13 +85,11 @@ import (
 // out, in and errf are the *File values os.Stdout, os.Stdin and os.Stderr
 // held at start-up and never change, so a program that assigns another
 // *File to os.Stdout writes to it unbuffered, as before. The buffer's
-// fields and errShown are guarded by its mu; the Onces guard what follows
-// them.
+// fields are guarded by its mu; the Onces guard what follows them.
 type stdioStream struct {
 	stdioBuffer
 	out, in, errf *File
 
-	errShown bool // an error the program could not see was reported on errf
 	exitZero bool // the exit hooks run for status 0; written and read by the exiting goroutine
 
 	outOnce sync.Once
@@ -327,11 +325,7 @@ func (s *stdioStream) unseen(err error) {
 	if text == "Broken pipe" {
 		return
 	}
-	s.mu.Lock()
-	show := !s.errSeen && !s.errShown
-	s.errShown = s.errShown || show
-	s.mu.Unlock()
-	if show {
+	if s.showOnce() {
 		s.errf.stdioRawWrite([]byte(stdioProgName() + ": write error: " + text + "\n"))
 	}
 }
