@@ -80,10 +80,13 @@ const helpFlags = `Flags, anywhere before the packages:
         per Write or small Read; every file is written out, and the
         offset of every file read given back, before the program's next
         plain read, write to another file, path operation (os's and
-        os.Root's), child, signal or exit,
-        so only a reader polling a file sees a delay, at most
-        STDIOBUF_MAXDELAY. A pipe as standard input is not buffered yet
-        (its page is among the docs listed below).
+        os.Root's), child, signal or exit, so only a reader polling a
+        file sees a delay, at most STDIOBUF_MAXDELAY. Standard input on
+        a pipe is buffered too
+        where no other reader of the pipe is seen (through tee(2), so
+        that the pipe gives up only the bytes the program used), and
+        fmt's scans read a buffered file a call at a time (its page is
+        among the docs listed below).
     -policy P
         Build P in as the program's default buffering policy: a named
         policy (blksize, the default: min(st_blksize, 128 KiB); bufio:
