@@ -3,14 +3,17 @@
 package osstdout_test
 
 import (
+	"bufio"
 	"bytes"
 	"context"
+	"fmt"
 	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -348,5 +351,103 @@ func TestFilesPipeReadCount(t *testing.T) {
 				t.Errorf("%s (FIFO %v): read(2) of a pipe: plain %d (want >= 21000), -files %d (want <= 80) and %d tee(2) (want <= 10)", c, fifo, p, f, ft)
 			}
 		}
+	}
+}
+
+// TestFilesPipeDecisionRace: a goroutine reading standard input, a pipe,
+// in Reads of 4096 bytes while three others make the one-byte Reads
+// whose 64th decides, reads every byte once: a plain read that waited
+// for os's read lock while another goroutine decided and filled used to
+// take bytes the fill had copied (about 1 run in 80 read too much).
+func TestFilesPipeDecisionRace(t *testing.T) {
+	_, files := filesPrograms(t)
+	in := strings.Repeat("0123456789abcdef", 1<<17) // 2 MiB
+	want := ran{Stdout: "read " + strconv.Itoa(len(in)) + "\n"}
+	for i := range 300 {
+		if got := runPipe(t, files, "stdinmixed", pipeExec, in); got != want {
+			t.Fatalf("run %d: %+v, want %+v", i, got, want)
+		}
+	}
+}
+
+// heldPipe runs case c of bin with standard input a pipe the test holds
+// open: it writes first, waits for the line signal on the program's
+// standard error, writes then and closes the pipe. It reports what the
+// program printed and whether the signal came within limit while the
+// pipe was open.
+func heldPipe(t *testing.T, bin, c, first, signal, then string, limit time.Duration) (out string, inTime bool) {
+	t.Helper()
+	cmd, _ := fileCmd(t, bin, c, nil)
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	er, ew, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer er.Close()
+	var stdout bytes.Buffer
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = r, &stdout, ew
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	r.Close()
+	ew.Close()
+	if _, err := io.WriteString(w, first); err != nil {
+		t.Fatal(err)
+	}
+	seen := make(chan bool, 1)
+	go func() {
+		b, _ := bufio.NewReader(er).ReadString('\n')
+		seen <- b == signal+"\n"
+		io.Copy(io.Discard, er)
+	}()
+	select {
+	case ok := <-seen:
+		inTime = ok
+	case <-time.After(limit):
+	}
+	io.WriteString(w, then)
+	w.Close()
+	if err := cmd.Wait(); err != nil {
+		t.Errorf("%s %s: %v", bin, c, err)
+	}
+	return stdout.String(), inTime
+}
+
+// TestFilesPipeUnseenReader: after a reader -files cannot see (a raw
+// read(2) of descriptor 0) takes bytes the program had used and not yet
+// consumed, a give-back neither waits for the pipe's writer (it used to
+// wait, lock held, until the writer closed the pipe) nor makes fmt.Scan
+// spin (it used to loop for good), and the program ends as plainly.
+func TestFilesPipeUnseenReader(t *testing.T) {
+	plain, files := filesPrograms(t)
+	var in strings.Builder
+	for i := range 1000 {
+		fmt.Fprintln(&in, i)
+	}
+	for _, bin := range []string{plain, files} {
+		out, inTime := heldPipe(t, bin, "scanraw", in.String(), "drained", "", 5*time.Second)
+		if !inTime {
+			t.Errorf("%s: no line on standard error within 5 s while the pipe's writer held it open", bin)
+		}
+		if want := "drained\nscanned false\n"; out != want {
+			t.Errorf("%s printed %q, want %q", bin, out, want)
+		}
+	}
+}
+
+// TestFilesPipeChildDuringRead: a child handed standard input while a
+// Read of it waits for the writer leaves no descriptor of the buffer's
+// private pipe open (both used to stay open for good).
+func TestFilesPipeChildDuringRead(t *testing.T) {
+	plain, files := filesPrograms(t)
+	lookPath(t, "true")
+	want, _ := heldPipe(t, plain, "directchild", strings.Repeat("x", 100), "child ran", strings.Repeat("y", 100), 10*time.Second)
+	got, _ := heldPipe(t, files, "directchild", strings.Repeat("x", 100), "child ran", strings.Repeat("y", 100), 10*time.Second)
+	if !strings.HasPrefix(want, "pipes beyond the standard three: ") || got != want {
+		t.Errorf("-files printed %q, plain %q", got, want)
 	}
 }

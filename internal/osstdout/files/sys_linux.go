@@ -12,7 +12,7 @@ import (
 	"internal/syscall/unix"
 	"io"
 	"syscall"
-	_ "unsafe" // for go:linkname
+	"unsafe"
 )
 
 func init() {
@@ -28,6 +28,7 @@ func init() {
 		tee:         stdioLinuxTee,
 		readWaiting: stdioLinuxReadWaiting,
 		read:        stdioLinuxRead,
+		holds:       stdioLinuxPipeHolds,
 		close:       func(fd int) { syscall.Close(fd) },
 	}
 	stdioRdev = stdioLinuxRdev
@@ -104,6 +105,11 @@ func stdioLinuxReadWaiting(f *File, p []byte, buffered func() bool) (n int, err 
 		}
 		for {
 			n, err = syscall.Read(int(fd), p)
+			if err == syscall.EAGAIN {
+				// A non-blocking pipe, in the runtime's poller: wait
+				// as os's read does, then look again.
+				return false
+			}
 			if err != syscall.EINTR {
 				return true
 			}
@@ -120,6 +126,17 @@ func stdioLinuxReadWaiting(f *File, p []byte, buffered func() bool) (n int, err 
 		err = io.EOF
 	}
 	return n, f.wrapErr("read", err), false
+}
+
+// stdioLinuxPipeHolds is how many bytes f's pipe holds (FIONREAD), 0
+// where the ioctl fails.
+func stdioLinuxPipeHolds(f *File) int {
+	var n int32
+	_, _, e := syscall.Syscall(syscall.SYS_IOCTL, uintptr(f.pfd.Sysfd), syscall.TIOCINQ, uintptr(unsafe.Pointer(&n)))
+	if e != 0 {
+		return 0
+	}
+	return int(n)
 }
 
 // stdioLinuxRead is read(2) of fd into p, retried on EINTR.

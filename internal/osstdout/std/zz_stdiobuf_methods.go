@@ -57,7 +57,8 @@ func (f *File) ReadFrom(r io.Reader) (n int64, err error) {
 // (zz_stdiobuf_reads.go), and so does the original standard input on a
 // pipe no other reader is seen on (zz_stdiobuf_pipein.go).
 func (f *File) Read(b []byte) (n int, err error) {
-	if rb := stdioReadOf(f, len(b)); rb != nil {
+	rb := stdioReadOf(f, len(b))
+	if rb != nil {
 		if n, err, ok := rb.read(b); ok {
 			return n, err
 		}
@@ -65,7 +66,7 @@ func (f *File) Read(b []byte) (n int, err error) {
 	stdioPipeReader(f)
 	stdioFilesFlush()
 	stdioOut.beforeRead(f)
-	if n, err, retry := stdioReadRaw(f, b); !retry {
+	if n, err, retry := stdioReadRaw(f, b, rb != nil); !retry {
 		return n, err
 	}
 	return f.Read(b)

@@ -73,6 +73,9 @@ type stdioPipeOps struct {
 	readWaiting func(f *File, p []byte, buffered func() bool) (n int, err error, retry bool)
 	// read reads p's length from the descriptor fd, retried on EINTR.
 	read func(fd int, p []byte) (int, error)
+	// holds is how many bytes f's pipe holds (FIONREAD); 0 where it
+	// cannot say.
+	holds func(f *File) int
 	// close closes fd.
 	close func(fd int)
 }
@@ -167,6 +170,9 @@ func (p *stdioPipe) readDirect(b *stdioReadBuf, q []byte) (int, error) {
 	b.mu.Lock()
 	p.busy = false
 	p.idle.Broadcast()
+	if b.direct {
+		b.plainFor() // made plain while the read ran: finish what it left
+	}
 	return n, err
 }
 
@@ -178,7 +184,12 @@ func (p *stdioPipe) readDirect(b *stdioReadBuf, q []byte) (int, error) {
 // holds mu and no fill runs.
 func (p *stdioPipe) consume(b *stdioReadBuf, all bool) {
 	if used := b.r - p.done; used > 0 {
-		n, err := b.f.stdioRawRead(b.buf[p.done:b.r])
+		// The pipe holds what was used unless a reader unseen took some:
+		// then the read would wait for the writer with mu held.
+		n, err := 0, error(nil)
+		if stdioPipeSys.holds(b.f) >= used {
+			n, err = b.f.stdioRawRead(b.buf[p.done:b.r])
+		}
 		if n != used || err != nil {
 			b.plainFor()
 			all = true
@@ -224,18 +235,35 @@ func (b *stdioReadBuf) plainFor() {
 }
 
 // stdioReadRaw is Read's plain read of f, f.stdioRawRead, except for
-// the original standard input on a pipe that waits for its decision
-// (stdioReadPipe): its plain read runs under os's read lock, where a
-// fill's tee(2) runs too, and only if the pipe has not become buffered
-// meanwhile, since a plain read that consumed bytes a fill had copied
-// would have them read twice. retry reports that it did not read: the
-// pipe is buffered now, and the caller reads through the buffer.
-func stdioReadRaw(f *File, p []byte) (n int, err error, retry bool) {
-	if !stdioFilesOn || f == nil || f.stdioRead.v.Load() != stdioReadPipe {
-		n, err = f.stdioRawRead(p)
-		return n, err, false
+// the original standard input on a pipe until it is decided: its plain read
+// runs under os's read lock, where a fill's tee(2) runs too, and only if
+// standard input has not become buffered meanwhile, since a plain read
+// that consumed bytes a pipe's fill had copied would have them read
+// twice. A check before the read would not do: another goroutine may
+// decide and fill while this one waits for the lock. retry reports that
+// it did not read: standard input is buffered now, and the caller reads
+// through the buffer; so also where it became buffered after the caller,
+// with no buffer yet (had false), passed it by.
+func stdioReadRaw(f *File, p []byte, had bool) (n int, err error, retry bool) {
+	if stdioFilesOn && f != nil && f == stdioOut.in && stdioPipeSys != nil && stdioOut.stdinPipe() {
+		switch f.stdioRead.v.Load() {
+		case stdioReadFresh, stdioReadOnce, stdioReadPipe:
+			return stdioPipeSys.readWaiting(f, p, func() bool { return f.stdioRead.v.Load() == stdioReadBuffered })
+		case stdioReadBuffered:
+			if !had {
+				return 0, nil, true
+			}
+		}
 	}
-	return stdioPipeSys.readWaiting(f, p, func() bool { return f.stdioRead.v.Load() == stdioReadBuffered })
+	n, err = f.stdioRawRead(p)
+	return n, err, false
+}
+
+// stdinPipe reports whether the original standard input is a pipe or
+// a FIFO.
+func (s *stdioStream) stdinPipe() bool {
+	s.inKind()
+	return s.inPipe
 }
 
 // Values of stdioReadState's pipe: whether a *File is on the pipe that

@@ -264,6 +264,9 @@ func (b *stdioReadBuf) read(p []byte) (n int, err error, ok bool) {
 		return 0, nil, false
 	}
 	n, err, ok = b.take(p)
+	if n == 0 && err == nil && b.direct {
+		ok = false // made plain meanwhile, nothing taken: the caller reads plainly
+	}
 	b.setHeld(b.r < b.w)
 	b.mu.Unlock()
 	return n, err, ok

@@ -117,6 +117,9 @@ func (s *stdioScanRunes) next() (byte, error) {
 	n, err, ok := 0, error(nil), true
 	for n == 0 && err == nil && ok {
 		n, err, ok = b.take(one[:])
+		if n == 0 && err == nil && b.direct {
+			ok = false // made plain, with nothing buffered
+		}
 	}
 	b.setHeld(b.r < b.w)
 	if !ok {

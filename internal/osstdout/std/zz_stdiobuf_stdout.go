@@ -96,6 +96,7 @@ type stdioStream struct {
 	outInfo FileInfo // out's fstat, nil if it failed: what an alias of out is the same file as
 	inOnce  sync.Once
 	inFile  bool // in is a regular file: a read of it never waits for a peer
+	inPipe  bool // in is a pipe or a FIFO
 }
 
 var stdioOut = stdioStart(Stdout, Stdin, Stderr)
@@ -361,6 +362,16 @@ func stdioErrText(err error) string {
 	return string(t[0]-'a'+'A') + t[1:]
 }
 
+// inKind fstats the original standard input once, for inFile and
+// inPipe.
+func (s *stdioStream) inKind() {
+	s.inOnce.Do(func() {
+		fi, err := s.in.stdioRawStat()
+		s.inFile = err == nil && fi.Mode().IsRegular()
+		s.inPipe = err == nil && fi.Mode()&ModeNamedPipe != 0
+	})
+}
+
 // beforeRead flushes standard output before the program reads its
 // original standard input, or any other peer's file (a pipe, a socket,
 // a terminal: stdioPeer), where the read may wait for whoever reads that
@@ -377,10 +388,7 @@ func (s *stdioStream) beforeRead(f *File) {
 		return
 	}
 	if f == s.in {
-		s.inOnce.Do(func() {
-			fi, err := s.in.stdioRawStat()
-			s.inFile = err == nil && fi.Mode().IsRegular()
-		})
+		s.inKind()
 		if s.inFile && !s.line {
 			return
 		}

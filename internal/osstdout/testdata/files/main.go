@@ -616,6 +616,89 @@ var cases = map[string]func(path string, args []string){
 	},
 	// Four goroutines read standard input in small Reads: every byte
 	// is read once.
+	// Standard input read to its end by a goroutine in Reads of 4096
+	// bytes, which never count toward the decision, and three in Reads
+	// of one byte, whose 64th decides a pipe: prints the bytes read.
+	"stdinmixed": func(_ string, _ []string) {
+		var mu sync.Mutex
+		var total int
+		var wg sync.WaitGroup
+		for g := range 4 {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				p := make([]byte, 1)
+				if g == 0 {
+					p = make([]byte, 4096)
+				}
+				for {
+					n, err := os.Stdin.Read(p)
+					mu.Lock()
+					total += n
+					mu.Unlock()
+					if err != nil {
+						return
+					}
+				}
+			}()
+		}
+		wg.Wait()
+		fmt.Println("read", total)
+	},
+	// fmt.Scan of 100 integers, then a raw read(2) of standard input
+	// (a reader -files cannot see) takes what the pipe holds, then a
+	// line on standard error (where buffers are given back) and fmt.Scan
+	// to the end: prints how many it scanned.
+	"scanraw": func(_ string, _ []string) {
+		var x, n int
+		for ; n < 100; n++ {
+			if _, err := fmt.Scan(&x); err != nil {
+				break
+			}
+		}
+		syscall.Read(0, make([]byte, 1<<16))
+		fmt.Fprintln(os.Stderr, "drained")
+		fmt.Println("drained")
+		for {
+			if _, err := fmt.Scan(&x); err != nil {
+				break
+			}
+			n++
+		}
+		fmt.Println("scanned", n > 100)
+	},
+	// 100 one-byte Reads of standard input, then a Read of 8192 bytes
+	// that waits for the pipe's writer while a child is handed
+	// standard input: prints how many descriptors beyond the standard
+	// three are pipes at the end.
+	"directchild": func(_ string, _ []string) {
+		one := make([]byte, 1)
+		for range 100 {
+			if _, err := os.Stdin.Read(one); err != nil {
+				opened[*os.File](nil, err)
+			}
+		}
+		done := make(chan int)
+		go func() {
+			n, _ := os.Stdin.Read(make([]byte, 8192))
+			done <- n
+		}()
+		time.Sleep(200 * time.Millisecond)
+		c := exec.Command("true")
+		c.Stdin = os.Stdin
+		c.Run()
+		fmt.Fprintln(os.Stderr, "child ran")
+		<-done
+		pipes := 0
+		ents, _ := os.ReadDir("/proc/self/fd")
+		for _, e := range ents {
+			l, _ := os.Readlink("/proc/self/fd/" + e.Name())
+			if n, _ := strconv.Atoi(e.Name()); n > 2 && strings.HasPrefix(l, "pipe:") {
+				pipes++
+			}
+		}
+		fmt.Println("pipes beyond the standard three:", pipes)
+	},
 	"stdinconcurrent": func(_ string, _ []string) {
 		fmt.Println("read", readAll(func(int) *os.File { return os.Stdin }))
 	},
