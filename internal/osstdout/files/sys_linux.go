@@ -29,7 +29,11 @@ func init() {
 		readWaiting: stdioLinuxReadWaiting,
 		read:        stdioLinuxRead,
 		holds:       stdioLinuxPipeHolds,
-		close:       func(fd int) { syscall.Close(fd) },
+		blocking: func(f *File) bool {
+			flags, err := unix.Fcntl(f.pfd.Sysfd, syscall.F_GETFL, 0)
+			return err == nil && flags&syscall.O_NONBLOCK == 0
+		},
+		close: func(fd int) { syscall.Close(fd) },
 	}
 	stdioRdev = stdioLinuxRdev
 }
@@ -105,11 +109,6 @@ func stdioLinuxReadWaiting(f *File, p []byte, buffered func() bool) (n int, err 
 		}
 		for {
 			n, err = syscall.Read(int(fd), p)
-			if err == syscall.EAGAIN {
-				// A non-blocking pipe, in the runtime's poller: wait
-				// as os's read does, then look again.
-				return false
-			}
 			if err != syscall.EINTR {
 				return true
 			}

@@ -76,6 +76,8 @@ type stdioPipeOps struct {
 	// holds is how many bytes f's pipe holds (FIONREAD); 0 where it
 	// cannot say.
 	holds func(f *File) int
+	// blocking reports whether f is in blocking mode.
+	blocking func(f *File) bool
 	// close closes fd.
 	close func(fd int)
 }
@@ -245,7 +247,7 @@ func (b *stdioReadBuf) plainFor() {
 // through the buffer; so also where it became buffered after the caller,
 // with no buffer yet (had false), passed it by.
 func stdioReadRaw(f *File, p []byte, had bool) (n int, err error, retry bool) {
-	if stdioFilesOn && f != nil && f == stdioOut.in && stdioPipeSys != nil && stdioOut.stdinPipe() {
+	if stdioFilesOn && f != nil && f == stdioOut.in && stdioPipeSys != nil && stdioStdinChecked() {
 		switch f.stdioRead.v.Load() {
 		case stdioReadFresh, stdioReadOnce, stdioReadPipe:
 			return stdioPipeSys.readWaiting(f, p, func() bool { return f.stdioRead.v.Load() == stdioReadBuffered })
@@ -259,12 +261,17 @@ func stdioReadRaw(f *File, p []byte, had bool) (n int, err error, retry bool) {
 	return n, err, false
 }
 
-// stdinPipe reports whether the original standard input is a pipe or
-// a FIFO.
-func (s *stdioStream) stdinPipe() bool {
+// stdioStdinChecked reports whether the original standard input's
+// plain reads wait for its decision (stdioReadRaw): it is a pipe or a
+// FIFO, in blocking mode when first looked at. One that is non-blocking
+// then is in the runtime's poller, as os found it at start-up, and never
+// gets a buffer (stdioPipeOps.usable); one made non-blocking later is
+// not in the poller, and its reads return EAGAIN, as plainly.
+var stdioStdinChecked = sync.OnceValue(func() bool {
+	s := stdioOut
 	s.inKind()
-	return s.inPipe
-}
+	return s.inPipe && stdioPipeSys.blocking(s.in)
+})
 
 // Values of stdioReadState's pipe: whether a *File is on the pipe that
 // standard input's read buffer copies from.
