@@ -143,8 +143,7 @@ func (p *stdioPipe) fill(b *stdioReadBuf) (m int, plain bool) {
 	if b.buf == nil {
 		b.buf = make([]byte, max(b.size, stdioPipeCopy))
 	}
-	p.busy = true
-	b.mu.Unlock()
+	p.away(b)
 	m, err := ops.tee(b.f, p.w, len(b.buf))
 	if m > 0 && err == nil {
 		// The copy is all in the private pipe: one read(2) takes it.
@@ -152,11 +151,11 @@ func (p *stdioPipe) fill(b *stdioReadBuf) (m int, plain bool) {
 			err = ErrInvalid
 		}
 	}
-	b.mu.Lock()
-	p.busy = false
-	p.idle.Broadcast()
-	if err != nil || b.direct {
+	p.back(b)
+	if err != nil {
 		b.plainFor()
+	}
+	if b.direct {
 		return 0, true
 	}
 	return m, false
@@ -166,16 +165,38 @@ func (p *stdioPipe) fill(b *stdioReadBuf) (m int, plain bool) {
 // with the buffer (empty) marked busy and mu released. The caller holds
 // mu.
 func (p *stdioPipe) readDirect(b *stdioReadBuf, q []byte) (int, error) {
+	p.away(b)
+	n, err := b.f.stdioRawRead(q)
+	p.back(b)
+	return n, err
+}
+
+// away marks the buffer busy and lets mu go, before a call that waits
+// for the pipe's writer. The caller holds mu, and the buffer is empty.
+func (p *stdioPipe) away(b *stdioReadBuf) {
 	p.busy = true
 	b.mu.Unlock()
-	n, err := b.f.stdioRawRead(q)
+}
+
+// back takes mu again after away's call and lets those waiting for it
+// in; if the pipe was made plain meanwhile (plainFor left the private
+// pipe to the call), it finishes that.
+func (p *stdioPipe) back(b *stdioReadBuf) {
 	b.mu.Lock()
 	p.busy = false
 	p.idle.Broadcast()
 	if b.direct {
-		b.plainFor() // made plain while the read ran: finish what it left
+		b.plainFor()
 	}
-	return n, err
+}
+
+// waitFill waits, mu held, for a fill or a read straight from the pipe
+// under way on b, if b is a pipe's buffer, as a plain Read waits for
+// os's read lock. It returns at once once b is read plainly.
+func (b *stdioReadBuf) waitFill() {
+	for b.pipe != nil && b.pipe.busy && !b.direct {
+		b.pipe.idle.Wait()
+	}
 }
 
 // consume takes out of the pipe the bytes the program has used of the

@@ -254,11 +254,7 @@ func (b *stdioReadBuf) read(p []byte) (n int, err error, ok bool) {
 		b.mu.Unlock()
 		return n, nil, true
 	}
-	for b.pipe != nil && b.pipe.busy && !b.direct {
-		// Another Read fills the buffer from the pipe: wait for it, as
-		// a plain Read waits for os's read lock.
-		b.pipe.idle.Wait()
-	}
+	b.waitFill()
 	if b.direct && b.r == b.w {
 		b.mu.Unlock()
 		return 0, nil, false

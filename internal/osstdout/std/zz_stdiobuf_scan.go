@@ -59,9 +59,7 @@ func stdioScanBegin(f *File) io.Reader {
 	}
 	b := f.stdioRead.buf
 	b.mu.Lock()
-	for b.pipe != nil && b.pipe.busy && !b.direct {
-		b.pipe.idle.Wait()
-	}
+	b.waitFill()
 	if b.direct {
 		b.mu.Unlock()
 		return nil
