@@ -48,13 +48,25 @@ const (
 	pipeFIFO
 )
 
+// ownSession puts cmd in a session of its own. -files decides a pipe
+// from the processes of the program's session (stdioLinuxPipeAlone): in
+// the test's own, which may hold a process whose descriptors cannot be
+// read (a sandbox's init, when the tests run without a session of their
+// own), the pipe would stay plain and a test of the buffer would test
+// nothing.
+func ownSession(cmd *exec.Cmd) {
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+}
+
 // pipeCmd is fileCmd with standard input a pipe made as how says,
-// already holding the input (or fed by a goroutine, for pipeFIFO).
-// after, called once the program has ended, returns what the test
-// reads of the pipe then (pipeRest) and releases what pipeCmd made.
+// already holding the input (or fed by a goroutine, for pipeFIFO), in a
+// session of its own (ownSession). after, called once the program has
+// ended, returns what the test reads of the pipe then (pipeRest) and
+// releases what pipeCmd made.
 func pipeCmd(t *testing.T, bin, c string, how pipeHow, input string, args ...string) (cmd *exec.Cmd, path string, after func() string) {
 	t.Helper()
 	cmd, path = fileCmd(t, bin, c, nil, args...)
+	ownSession(cmd)
 	after = func() string { return "" }
 	switch how {
 	case pipeExec:
@@ -73,7 +85,6 @@ func pipeCmd(t *testing.T, bin, c string, how pipeHow, input string, args ...str
 		}
 		w.Close()
 		cmd.Stdin = r
-		cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
 		after = func() string {
 			defer r.Close()
 			rest, err := io.ReadAll(r)
@@ -249,13 +260,18 @@ func TestFilesPipeTwoReaders(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer w.Close()
+	// Both in one session of their own, started by one shell: the
+	// other reader in the background, with the pipe as its standard
+	// input through descriptor 3 (sh gives a background command
+	// /dev/null as descriptor 0 before its redirections).
 	cmd, path := fileCmd(t, files, "copybytes", nil)
-	other, otherPath := fileCmd(t, plain, "copybytes", nil)
-	cmd.Stdin, other.Stdin = r, r
+	otherPath := filepath.Join(t.TempDir(), "out")
+	sh := lookPath(t, "sh")
+	cmd.Path, cmd.Args = sh, append([]string{"sh", "-c", `exec 3<&0; "$0" copybytes "$OTHER_OUT" <&3 3<&- & exec 3<&-; "$@" || exit; wait $!`, plain}, cmd.Args...)
+	cmd.Env = append(cmd.Env, "OTHER_OUT="+otherPath)
+	cmd.Stdin = r
+	ownSession(cmd)
 	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	if err := other.Start(); err != nil {
 		t.Fatal(err)
 	}
 	r.Close()
@@ -269,9 +285,6 @@ func TestFilesPipeTwoReaders(t *testing.T) {
 	if err := cmd.Wait(); err != nil {
 		t.Fatal(err)
 	}
-	if err := other.Wait(); err != nil {
-		t.Fatal(err)
-	}
 	got, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
@@ -281,6 +294,9 @@ func TestFilesPipeTwoReaders(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Logf("the program read %d bytes, the other reader %d", len(got), len(gotOther))
+	if len(gotOther) == 0 || len(got) == 0 {
+		t.Errorf("the program read %d bytes, the other reader %d: both should have read some", len(got), len(gotOther))
+	}
 	all := append(got, gotOther...)
 	slices.Sort(all)
 	want := []byte(input)
@@ -292,8 +308,11 @@ func TestFilesPipeTwoReaders(t *testing.T) {
 
 // TestFilesPipeReadCount: fmt.Scan and one-byte reads of a pipe and a
 // FIFO make a few read(2) calls per buffer (strace; tee(2) too), the
-// plain build one per byte. The program's shell makes the pipe or opens
-// the FIFO, so that strace, the program's parent, does not hold it.
+// plain build one per byte; and a pipe stays plain where a process of
+// the program's session cannot be looked at. The program runs in a
+// session of its own (ownSession, on strace), and its shell makes the
+// pipe or opens the FIFO, so that strace, the program's parent, does not
+// hold it.
 func TestFilesPipeReadCount(t *testing.T) {
 	plain, files := filesPrograms(t)
 	lookPath(t, "strace")
@@ -305,17 +324,14 @@ func TestFilesPipeReadCount(t *testing.T) {
 	// private pipe it copies into, as strace -y names them; and tee.
 	pipeRead := regexp.MustCompile(`(?m)\bread\(\d+<(pipe:|[^>]*fifo>)`)
 	tee := regexp.MustCompile(`(?m)\btee\(`)
-	count := func(bin, c string, fifo bool) (reads, tees int) {
+	count := func(bin, c, script string, fifo bool) (reads, tees int) {
 		dir := t.TempDir()
 		log := filepath.Join(dir, "strace")
-		script := `cat "$PIPEIN_IN" | "$0" "$@"`
-		if fifo {
-			script = `exec "$0" "$@" < "$PIPEIN_FIFO"`
-		}
 		ctx, cancel := context.WithTimeout(context.Background(), runDeadline)
 		defer cancel()
 		cmd := exec.CommandContext(ctx, "strace", "-f", "-y", "-e", "trace=read,tee", "-o", log, "sh", "-c", script, bin, c, filepath.Join(dir, "out"))
 		cmd.Env = append(os.Environ(), "STDIOBUF_MAXDELAY=none", "PIPEIN_IN="+in)
+		ownSession(cmd)
 		if fifo {
 			p := filepath.Join(dir, "fifo")
 			if err := syscall.Mkfifo(p, 0o600); err != nil {
@@ -338,17 +354,46 @@ func TestFilesPipeReadCount(t *testing.T) {
 		}
 		return len(pipeRead.FindAllString(string(b), -1)), len(tee.FindAllString(string(b), -1))
 	}
-	for _, c := range []string{"scan", "bytes"} {
-		for _, fifo := range []bool{false, true} {
-			p, _ := count(plain, c, fifo)
-			f, ft := count(files, c, fifo)
-			t.Logf("%s (FIFO %v): read(2) of a pipe: plain %d, -files %d and %d tee(2)", c, fifo, p, f, ft)
-			// The 63 small reads before the decision, then six fills
-			// of 4 KiB, each a read of the copy and a read that
-			// consumes it, and the end: tee(2) once per fill and at
-			// the end.
-			if p < 21000 || f > 80 || ft > 10 {
-				t.Errorf("%s (FIFO %v): read(2) of a pipe: plain %d (want >= 21000), -files %d (want <= 80) and %d tee(2) (want <= 10)", c, fifo, p, f, ft)
+	cases := []struct {
+		name, script string
+		fifo         bool
+		buffered     bool // -files reads through a buffer
+	}{
+		{"pipe", `cat "$PIPEIN_IN" | "$0" "$@"`, false, true},
+		{"FIFO", `exec "$0" "$@" < "$PIPEIN_FIFO"`, true, true},
+		// Without CAP_SYS_PTRACE the program cannot read the
+		// descriptors of strace and of its shell, root processes of
+		// its session that have every capability: plain, as where a
+		// sandbox's init shares the session.
+		{"unseen", `cat "$PIPEIN_IN" | setpriv --bounding-set -sys_ptrace "$0" "$@"`, false, false},
+	}
+	for _, tc := range cases {
+		if tc.name == "unseen" {
+			if os.Geteuid() != 0 {
+				t.Logf("%s: skipped: dropping CAP_SYS_PTRACE from a root process needs root", tc.name)
+				continue
+			}
+			if _, err := exec.LookPath("setpriv"); err != nil {
+				t.Logf("%s: skipped: no setpriv (util-linux) to drop CAP_SYS_PTRACE with", tc.name)
+				continue
+			}
+		}
+		for _, c := range []string{"scan", "bytes"} {
+			p, _ := count(plain, c, tc.script, tc.fifo)
+			f, ft := count(files, c, tc.script, tc.fifo)
+			t.Logf("%s, %s: read(2) of a pipe: plain %d, -files %d and %d tee(2)", tc.name, c, p, f, ft)
+			if p < 21000 {
+				t.Errorf("%s, %s: the plain build made %d read(2) of the pipe, want >= 21000", tc.name, c, p)
+			}
+			switch {
+			case tc.buffered && (f > 80 || ft > 10):
+				// The 63 small reads before the decision, then
+				// six fills of 4 KiB, each a read of the copy and
+				// a read that consumes it, and the end: tee(2)
+				// once per fill and at the end.
+				t.Errorf("%s, %s: -files made %d read(2) of a pipe (want <= 80) and %d tee(2) (want <= 10)", tc.name, c, f, ft)
+			case !tc.buffered && (f != p || ft != 0):
+				t.Errorf("%s, %s: -files made %d read(2) of a pipe and %d tee(2), want the plain build's %d and none", tc.name, c, f, ft, p)
 			}
 		}
 	}
@@ -378,6 +423,7 @@ func TestFilesPipeDecisionRace(t *testing.T) {
 func heldPipe(t *testing.T, bin, c, first, signal, then string, limit time.Duration) (out string, inTime bool) {
 	t.Helper()
 	cmd, _ := fileCmd(t, bin, c, nil)
+	ownSession(cmd)
 	r, w, err := os.Pipe()
 	if err != nil {
 		t.Fatal(err)
