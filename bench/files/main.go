@@ -411,6 +411,11 @@ func runOnce(ctx context.Context, j job, d *dataset, out, straceOut string) (run
 		argv = append([]string{"strace", "-f", "-c", "-o", straceOut, "-e", "trace=" + straceSet, "--"}, argv...)
 	}
 	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
+	// In a session of its own: -files decides a pipe from the processes
+	// of the program's session, and the caller's may hold one whose
+	// descriptors cannot be read (a sandbox's init, in a job started
+	// without a session), which would keep the pipe plain.
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
 	var stdout, stderr strings.Builder
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	if viaFIFO {
