@@ -88,6 +88,12 @@ var readCases = []struct {
 	{"with-child", "scanwithchild", []string{"100"}, true, false},
 	{"seek", "seek", nil, false, false},
 	{"coherent", "coherent", nil, false, false},
+	// A file open for reading and writing: read through a buffer
+	// until its first write, which lands where the scan stopped.
+	{"rdwr", "rdwr", nil, false, false},
+	{"rdwr-append", "rdwr", []string{"append"}, false, false},
+	{"rdwrscan", "rdwrscan", nil, false, false},
+	{"rdwrfill", "rdwrfill", nil, false, false},
 	{"concurrent", "concurrent", nil, false, false},
 	// fmt's scans of every kind, runes of several bytes and bytes that
 	// are not UTF-8 across buffers, a Scanner of the program's own, and
@@ -114,7 +120,7 @@ func TestFilesReadsSameAsPlain(t *testing.T) {
 // output.
 func TestFilesReadsRace(t *testing.T) {
 	plain, _ := filesPrograms(t)
-	compareReads(t, plain, filesRace(t), "race", []string{"scan", "child", "coherent", "concurrent", "scanmix"})
+	compareReads(t, plain, filesRace(t), "race", []string{"scan", "child", "coherent", "concurrent", "scanmix", "rdwr"})
 }
 
 // compareReads runs the read cases named in only (all if nil) with the
@@ -215,7 +221,7 @@ func TestFilesReadCount(t *testing.T) {
 		name     string
 		stdin    bool
 		minPlain int
-	}{{"scan", true, 21000}, {"fscan", false, 21000}, {"binread", false, 1312}, {"bytes", true, 21000}} {
+	}{{"scan", true, 21000}, {"fscan", false, 21000}, {"binread", false, 1312}, {"bytes", true, 21000}, {"rdwrscan", false, 21000}} {
 		p, f := count(plain, c.name, c.stdin), count(files, c.name, c.stdin)
 		// Six buffers of 4 KiB, the read at the end, the decision's
 		// first small read, and the runtime's own.

@@ -311,12 +311,14 @@ func TestFilesRace(t *testing.T) {
 }
 
 // TestFilesWriteCount: the Fprintf loop makes one write(2) per buffer
-// (strace), the plain build one per line, to a file os.Create made and
-// to one os.Root's Create made.
+// (strace), the plain build one per line, to a file os.Create made, to
+// one os.Root's Create made, and to one open for reading and writing
+// that read through a buffer first.
 func TestFilesWriteCount(t *testing.T) {
 	plain, files := filesPrograms(t)
-	// fprintf: os.Create's file; rootfill: os.Root's Create's.
-	for _, c := range []string{"fprintf", "rootfill"} {
+	// fprintf: os.Create's file; rootfill: os.Root's Create's;
+	// rdwrfill: Fscan, then the lines, of an O_RDWR file.
+	for _, c := range []string{"fprintf", "rootfill", "rdwrfill"} {
 		count := func(bin string) int {
 			return fileWrites(straceLog(t, "write", bin, c, filepath.Join(t.TempDir(), "out"), nil))
 		}

@@ -48,10 +48,10 @@ func stdioLinuxPlainKind(f *File) bool {
 }
 
 // stdioLinuxReadPlainKind is stdioReadPlainKind on Linux: f is not open
-// read-only, or open with O_DIRECT, or on a generated file system.
+// for reading, or open with O_DIRECT, or on a generated file system.
 func stdioLinuxReadPlainKind(f *File) bool {
 	return stdioLinuxKind(f, func(flags int) bool {
-		return flags&syscall.O_ACCMODE != syscall.O_RDONLY || flags&syscall.O_DIRECT != 0
+		return flags&syscall.O_ACCMODE == syscall.O_WRONLY || flags&syscall.O_DIRECT != 0
 	})
 }
 

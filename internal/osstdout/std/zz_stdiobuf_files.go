@@ -238,8 +238,14 @@ func (r *stdioFileSet) buffers() []*stdioFileBuf { return r.list.all() }
 // holds reports whether a file that has a buffer is the same file as fi.
 func (r *stdioFileSet) holds(fi FileInfo) bool { return r.list.holds(fi) }
 
-// decide decides whether f gets a buffer, once, and returns it.
+// decide decides whether f gets a buffer, once, and returns it. A file
+// open for reading and writing that reads through a buffer reads plainly
+// from its first write on: glibc's FILE turns its one buffer from reading
+// to writing there, and a *File's read and write buffers never live at
+// once, so the read buffer goes (stdioReadSet.retire) and the write
+// buffer is decided as for any file.
 func (r *stdioFileSet) decide(f *File) *stdioFileBuf {
+	stdioReads.retire(f)
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	st := &f.stdioFile

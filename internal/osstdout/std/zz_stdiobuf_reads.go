@@ -2,8 +2,8 @@
 
 // This file is added to package os by `stdiobuf build -stdout`; it does
 // something only in a build with -files (stdioFilesOn). A regular file
-// open read-only (standard input among them) then reads through a buffer
-// of its own: a Read smaller than the buffer is served from it, and the
+// open for reading (standard input among them) then reads through a
+// buffer of its own, one open for writing too until its first Write: a Read smaller than the buffer is served from it, and the
 // buffer is filled by one read(2) of the policy's size; a larger Read
 // goes to the kernel after what is buffered, as bufio's Reader sends it.
 // The buffer's size is what a bufio.Reader (stream, under the overlay)
@@ -105,8 +105,8 @@ type stdioReadSet struct {
 var stdioReads stdioReadSet
 
 // stdioReadPlainKind reports whether f, a regular file, must be read
-// plainly: it is not open read-only, or open with O_DIRECT, or on a file
-// system whose files are made at each read. The target's own file sets
+// plainly: it is not open for reading, or open with O_DIRECT, or on a
+// file system whose files are made at each read. The target's own file sets
 // it (Linux: its sys_linux.go); where it is nil, every file is read
 // plainly.
 var stdioReadPlainKind func(f *File) bool
@@ -465,7 +465,13 @@ func (r *stdioReadSet) plain(f *File) {
 // stdioReadClose gives back f's unread bytes before f is closed, and
 // leaves later reads to go straight to the closed file, where they fail
 // as without the buffer.
-func stdioReadClose(f *File) {
+func stdioReadClose(f *File) { stdioReads.retire(f) }
+
+// retire gives back f's unread bytes, if f has a read buffer, and takes
+// the buffer out of the set: f reads plainly from now on, and another
+// *File on the same file, or f's own writes, may get a write buffer.
+// The caller holds no buffer's mu nor stdioFiles.mu.
+func (r *stdioReadSet) retire(f *File) {
 	if !stdioFilesOn || f == nil || f.stdioRead.v.Load() != stdioReadBuffered {
 		return
 	}
@@ -473,5 +479,5 @@ func stdioReadClose(f *File) {
 	b.mu.Lock()
 	b.giveBack(true)
 	b.mu.Unlock()
-	stdioReads.remove(b)
+	r.remove(b)
 }

@@ -414,6 +414,48 @@ var cases = map[string]func(path string, args []string){
 	},
 	// fmt.Fscan of the integers of the file, opened with os.Open.
 	"fscan": func(path string, _ []string) { scanInts(open(path), -1) },
+	// A file open for reading and writing (with O_APPEND too if the
+	// argument is "append"): Fscan, a write where the scan stopped (or
+	// at the end), Fscan on, another write, Fscan to the end.
+	"rdwr": func(path string, args []string) {
+		flag := os.O_RDWR
+		if len(args) > 0 && args[0] == "append" {
+			flag |= os.O_APPEND
+		}
+		f := opened(os.OpenFile(path, flag, 0))
+		scanInts(f, 100)
+		fmt.Fprintf(f, "%d\n", 888888)
+		scanInts(f, 100)
+		fmt.Fprintf(f, "%d\n%d\n", 999999, 777777)
+		scanInts(f, -1)
+		if err := f.Close(); err != nil {
+			fmt.Println(err)
+		}
+	},
+	// A file open for reading and writing, made with a few integers:
+	// Fscan of them, then the lines of fill.
+	"rdwrfill": func(path string, _ []string) {
+		if err := os.WriteFile(path, []byte("1\n2\n3\n"), 0o644); err != nil {
+			fmt.Println(err)
+			return
+		}
+		f := opened(os.OpenFile(path, os.O_RDWR, 0))
+		scanInts(f, 3)
+		fill(f)
+		if err := f.Close(); err != nil {
+			fmt.Println(err)
+		}
+	},
+	// Fscan of a file open for reading and writing to its end, then a
+	// line written there.
+	"rdwrscan": func(path string, _ []string) {
+		f := opened(os.OpenFile(path, os.O_RDWR, 0))
+		scanInts(f, -1)
+		fmt.Fprintf(f, "%d\n", 666666)
+		if err := f.Close(); err != nil {
+			fmt.Println(err)
+		}
+	},
 	// binary.Read of 16-byte records from the file to its end.
 	"binread": func(path string, _ []string) {
 		f := open(path)
