@@ -294,6 +294,7 @@ func TestReasonString(t *testing.T) {
 		{reason{size: sizeBlksize, blksize: 131072, capped: true, fileSize: 100}, "st_blksize 131072, capped at st_size 100 in whole blocks"},
 		{reason{size: sizeBlksize, blksize: 4096, mode: modeStdbuf, env: "_STDBUF_O=L"}, "_STDBUF_O=L"},
 		{reason{size: sizeBlksize, blksize: 4096, mode: modeSetvbuf}, "Setvbuf"},
+		{reason{size: sizeBlksize, blksize: 4096, mode: modeOS, os: "pipe: process 1 of the session cannot be looked at"}, "pipe: process 1 of the session cannot be looked at"},
 	}
 	for _, tt := range tests {
 		if got := tt.r.String(); got != tt.want {

@@ -58,6 +58,7 @@ type reason struct {
 	fileSize int64    // st_size, when capped
 	mode     modeRule // the rule that set the mode, if not the default
 	env      string   // the _STDBUF_ setting that decided, as NAME=VALUE, when mode is modeStdbuf
+	os       string   // why package os reads the file plainly, when mode is modeOS
 }
 
 // sizeRule is the rule that gave a stream its buffer size.
@@ -90,6 +91,7 @@ const (
 	modeTerminal                 // a terminal is line buffered
 	modeStdbuf                   // a _STDBUF_ variable (env)
 	modeSetvbuf                  // Setvbuf, which also wins over the size
+	modeOS                       // under -files, package os reads the file plainly though a buffer was decided (os)
 )
 
 // String formats r for Info.Reason, as "st_blksize 131072", "terminal:
@@ -100,6 +102,8 @@ func (r reason) String() string {
 		return r.env
 	case modeSetvbuf:
 		return "Setvbuf"
+	case modeOS:
+		return r.os
 	}
 	s := r.sizeString()
 	if r.capped {

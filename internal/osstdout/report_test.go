@@ -432,34 +432,17 @@ func TestReportChangesNoCalls(t *testing.T) {
 // tracedCalls are the system calls a stream makes on its descriptor.
 const tracedCalls = "read,write,pread64,pwrite64,readv,writev,copy_file_range,sendfile,splice"
 
-// straceCall matches the start of a call in `strace -f -y` output, with
-// its pid when there is one; straceResult its result.
-var (
-	straceCall   = regexp.MustCompile(`^(?:\d+ +)?(\w+)\((\d+<[^>]*>)`)
-	straceResult = regexp.MustCompile(`\) += (-?\d+)`)
-)
-
 // straceCalls counts, per descriptor and path ("3</tmp/out>"), the reads
-// and writes (and their bytes) and the kernel copies strace saw. A call
-// interrupted across threads is counted where it starts; its bytes where
-// it ends (the "resumed" line), by the descriptor of the call the same
-// pid started.
+// and writes (and their bytes) and the kernel copies strace saw.
 func straceCalls(t *testing.T, trace string) map[string]map[string]int {
 	t.Helper()
-	f, err := os.Open(trace)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
 	calls := map[string]map[string]int{}
-	started := map[string]string{} // pid to "key call" of its unfinished call
-	resumed := regexp.MustCompile(`^(\d+) +<\.\.\. (\w+) resumed>.*\) += (-?\d+)`)
-	add := func(key, call string, result string) {
-		if calls[key] == nil {
-			calls[key] = map[string]int{}
+	for _, c := range straceTrace(t, trace) {
+		if !strings.HasSuffix(c.fd, ">") {
+			continue // not a descriptor's call
 		}
 		kind := ""
-		switch call {
+		switch c.name {
 		case "read", "pread64", "readv":
 			kind = "read"
 		case "write", "pwrite64", "writev":
@@ -467,39 +450,82 @@ func straceCalls(t *testing.T, trace string) map[string]map[string]int {
 		default:
 			kind = "kernel"
 		}
-		if result == "" {
-			calls[key][kind]++
-			return
+		if calls[c.fd] == nil {
+			calls[c.fd] = map[string]int{}
 		}
-		if n, err := strconv.Atoi(result); err == nil && n > 0 && kind != "kernel" {
-			calls[key][kind+" bytes"] += n
+		calls[c.fd][kind]++
+		if c.result > 0 && kind != "kernel" {
+			calls[c.fd][kind+" bytes"] += c.result
 		}
+	}
+	return calls
+}
+
+// A tracedCall is one system call in `strace -f -y` output, a call
+// interrupted across threads joined to its end.
+type tracedCall struct {
+	name    string
+	fd, fd2 string // the first two arguments, as "3</path>"
+	count   int    // the last argument, a read's count
+	result  int    // 0 where there is none (`= ?`, a call that never ended)
+}
+
+var (
+	traceStart   = regexp.MustCompile(`^(?:(\d+) +)?(\w+)\((.*)$`)
+	traceResumed = regexp.MustCompile(`^(\d+) +<\.\.\. (\w+) resumed>(.*)$`)
+	traceEnd     = regexp.MustCompile(`\) += (-?\d+)`)
+)
+
+// straceTrace returns the calls in trace, in the order they started: a
+// call interrupted across threads where it starts, its arguments and
+// result joined from its end (the "resumed" line of the same pid).
+func straceTrace(t *testing.T, trace string) []*tracedCall {
+	t.Helper()
+	f, err := os.Open(trace)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var calls []*tracedCall
+	open := map[string]*tracedCall{} // pid to its unfinished call
+	text := map[*tracedCall]string{} // a call's arguments so far
+	finish := func(c *tracedCall, args string) {
+		if m := traceEnd.FindAllStringSubmatchIndex(args, -1); m != nil {
+			last := m[len(m)-1]
+			c.result, _ = strconv.Atoi(args[last[2]:last[3]])
+			args = args[:last[0]]
+		}
+		a := strings.Split(args, ", ")
+		c.fd = a[0]
+		if len(a) > 1 {
+			c.fd2 = a[1]
+		}
+		c.count, _ = strconv.Atoi(a[len(a)-1])
 	}
 	sc := bufio.NewScanner(f)
 	sc.Buffer(nil, 1<<20)
 	for sc.Scan() {
 		line := sc.Text()
-		if m := resumed.FindStringSubmatch(line); m != nil {
-			if s, ok := started[m[1]]; ok {
-				key, call, _ := strings.Cut(s, " ")
-				add(key, call, m[3])
-				delete(started, m[1])
+		if m := traceResumed.FindStringSubmatch(line); m != nil {
+			if c := open[m[1]]; c != nil && c.name == m[2] {
+				delete(open, m[1])
+				finish(c, text[c]+m[3])
 			}
 			continue
 		}
-		m := straceCall.FindStringSubmatch(line)
+		m := traceStart.FindStringSubmatch(line)
 		if m == nil {
 			continue
 		}
-		add(m[2], m[1], "")
-		if strings.HasSuffix(line, "<unfinished ...>") {
-			pid, _, _ := strings.Cut(line, " ")
-			started[pid] = m[2] + " " + m[1]
+		c := &tracedCall{name: m[2]}
+		calls = append(calls, c)
+		if rest, ok := strings.CutSuffix(m[3], " <unfinished ...>"); ok {
+			text[c] = rest
+			open[m[1]] = c
+			finish(c, rest) // the descriptor, in case it never ends
 			continue
 		}
-		if r := straceResult.FindAllStringSubmatch(line, -1); r != nil {
-			add(m[2], m[1], r[len(r)-1][1])
-		}
+		finish(c, m[3])
 	}
 	if err := sc.Err(); err != nil {
 		t.Fatal(err)

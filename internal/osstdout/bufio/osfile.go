@@ -168,3 +168,40 @@ func wroteAround(w *Writer, n int) {
 		w.s.calls.bytes += int64(max(n, 0))
 	}
 }
+
+// readAround counts, for the report, system calls that package os made
+// for the read buffer r decided (-files), whose own Reader never reads:
+// reads read(2) calls that brought n bytes into the program, kernel
+// tee(2) calls of a pipe. os calls it through a go:linkname (its
+// zz_stdiobuf_report.go, stdioReadAround, repeats this signature: change
+// both together).
+//
+//go:linkname readAround
+func readAround(r *Reader, reads, kernel, n int) {
+	if reportOn && r.s.overFD {
+		r.s.calls.reads += int64(reads)
+		r.s.calls.kernel += int64(kernel)
+		r.s.calls.bytes += int64(max(n, 0))
+	}
+}
+
+// readPlain records, for the report, that package os reads r's file
+// plainly though r decided a buffer for it (-files): r's line says
+// Unbuffered, with why as its reason. os calls it through a go:linkname
+// (its zz_stdiobuf_report.go, stdioReadPlain, repeats this signature:
+// change both together).
+//
+//go:linkname readPlain
+func readPlain(r *Reader, why string) {
+	if reportOn && r.s.decided {
+		r.s.info.Mode, r.s.mode = Unbuffered, Unbuffered
+		r.s.why.mode, r.s.why.os = modeOS, why
+	}
+}
+
+// reportActive reports whether the report is on: package os formats the
+// reason it gives readPlain only then. os calls it through a go:linkname
+// (its zz_stdiobuf_report.go, stdioReportActive).
+//
+//go:linkname reportActive
+func reportActive() bool { return reportOn }

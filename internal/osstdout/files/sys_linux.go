@@ -153,33 +153,42 @@ func stdioLinuxRead(fd int, p []byte) (int, error) {
 // and blocking (a descriptor in the runtime's poller, or that another
 // process made non-blocking, is read plainly), and no other reader of
 // the pipe is seen (stdioLinuxPipeAlone).
-func stdioLinuxPipeUsable(f *File, fi FileInfo) bool {
+func stdioLinuxPipeUsable(f *File, fi FileInfo) stdioPipeWhy {
 	fd := f.pfd.Sysfd
 	flags, err := unix.Fcntl(fd, syscall.F_GETFL, 0)
-	if err != nil || flags&syscall.O_ACCMODE != syscall.O_RDONLY || flags&syscall.O_NONBLOCK != 0 {
-		return false
+	switch {
+	case err != nil:
+		return stdioPipeWhy{rule: stdioPipeNoFlags}
+	case flags&syscall.O_ACCMODE != syscall.O_RDONLY:
+		return stdioPipeWhy{rule: stdioPipeNotRead}
+	case flags&syscall.O_NONBLOCK != 0:
+		return stdioPipeWhy{rule: stdioPipeNonblocking}
 	}
 	st, ok := fi.Sys().(*syscall.Stat_t)
-	return ok && stdioLinuxPipeAlone(fd, st)
+	if !ok {
+		return stdioPipeWhy{rule: stdioPipeNoFlags}
+	}
+	return stdioLinuxPipeAlone(fd, st)
 }
 
-// stdioLinuxPipeAlone reports whether /proc shows no reader of the pipe
-// st but this process's descriptor fd: no other descriptor of this
-// process, and none of another process of the same session, that is
-// open on it (stat(2) of /proc/PID/fd/N: the same device and inode) for
-// reading (/proc/PID/fdinfo/N's flags not O_WRONLY). A process of the
-// session whose descriptors cannot be read, or a /proc that cannot be
-// read, counts as a reader. Processes of other sessions are not looked
-// at: a pipe shared with them is not seen (docs/files.md).
-func stdioLinuxPipeAlone(fd int, st *syscall.Stat_t) bool {
+// stdioLinuxPipeAlone reports, as the zero stdioPipeWhy, that /proc
+// shows no reader of the pipe st but this process's descriptor fd: no
+// other descriptor of this process, and none of another process of the
+// same session, that is open on it (stat(2) of /proc/PID/fd/N: the same
+// device and inode) for reading (/proc/PID/fdinfo/N's flags not
+// O_WRONLY); else it says which reader it saw. A process of the session
+// whose descriptors cannot be read, or a /proc that cannot be read,
+// counts as a reader. Processes of other sessions are not looked at: a
+// pipe shared with them is not seen (docs/files.md).
+func stdioLinuxPipeAlone(fd int, st *syscall.Stat_t) stdioPipeWhy {
 	self := syscall.Getpid()
 	sid, ok := stdioProcSession(self)
 	if !ok {
-		return false
+		return stdioPipeWhy{rule: stdioPipeNoProc}
 	}
 	pids, ok := stdioProcList("/proc")
 	if !ok {
-		return false
+		return stdioPipeWhy{rule: stdioPipeNoProc}
 	}
 	for _, name := range pids {
 		pid, ok := stdioAtoi(name, 10)
@@ -192,27 +201,32 @@ func stdioLinuxPipeAlone(fd int, st *syscall.Stat_t) bool {
 				if stdioProcGone(pid) {
 					continue
 				}
-				return false
+				return stdioPipeWhy{stdioPipeNoSession, pid}
 			}
 			if s != sid {
 				continue
 			}
 		}
-		if !stdioProcNoReader(pid, self, fd, st) {
-			return false
+		if why := stdioProcNoReader(pid, self, fd, st); why.rule != stdioPipeAlone {
+			return why
 		}
 	}
-	return true
+	return stdioPipeWhy{}
 }
 
-// stdioProcNoReader reports whether process pid holds no descriptor open
-// for reading on the pipe st, leaving out this process's (self's)
-// descriptor fd. A process that ended meanwhile holds none.
-func stdioProcNoReader(pid, self, fd int, st *syscall.Stat_t) bool {
+// stdioProcNoReader reports, as the zero stdioPipeWhy, that process pid
+// holds no descriptor open for reading on the pipe st, leaving out this
+// process's (self's) descriptor fd; else it says why it may. A process
+// that ended meanwhile holds none.
+func stdioProcNoReader(pid, self, fd int, st *syscall.Stat_t) stdioPipeWhy {
+	hidden := stdioPipeWhy{stdioPipeHidden, pid}
 	dir := "/proc/" + stdioItoa(pid) + "/fd"
 	fds, ok := stdioProcList(dir)
 	if !ok {
-		return stdioProcGone(pid)
+		if stdioProcGone(pid) {
+			return stdioPipeWhy{}
+		}
+		return hidden
 	}
 	for _, name := range fds {
 		n, ok := stdioAtoi(name, 10)
@@ -224,17 +238,23 @@ func stdioProcNoReader(pid, self, fd int, st *syscall.Stat_t) bool {
 			if err == syscall.ENOENT {
 				continue // closed meanwhile
 			}
-			return false
+			return hidden
 		}
 		if o.Dev != st.Dev || o.Ino != st.Ino {
 			continue
 		}
 		flags, ok := stdioProcFlags("/proc/" + stdioItoa(pid) + "/fdinfo/" + name)
-		if !ok || flags&syscall.O_ACCMODE != syscall.O_WRONLY {
-			return false
+		if !ok {
+			return hidden
+		}
+		if flags&syscall.O_ACCMODE != syscall.O_WRONLY {
+			if pid == self {
+				return stdioPipeWhy{stdioPipeOwnReader, n}
+			}
+			return stdioPipeWhy{stdioPipeOtherReader, pid}
 		}
 	}
-	return true
+	return stdioPipeWhy{}
 }
 
 // stdioProcSession is the session of process pid, the sixth field of
@@ -357,20 +377,6 @@ func stdioAtoi(s string, base int) (int, bool) {
 		n = n*base + d
 	}
 	return n, true
-}
-
-// stdioItoa is n in decimal.
-func stdioItoa(n int) string {
-	var b [20]byte
-	i := len(b)
-	for {
-		i--
-		b[i] = byte('0' + n%10)
-		n /= 10
-		if n == 0 {
-			return string(b[i:])
-		}
-	}
 }
 
 // stdioLinuxRdev is stdioRdev on Linux: st_rdev of a block device.

@@ -52,14 +52,18 @@
 
 package os
 
-import "sync"
+import (
+	"bufio"
+	"sync"
+)
 
 // stdioPipeOps is what the target's system gives a pipe's read buffer.
 type stdioPipeOps struct {
 	// usable reports whether f, the original standard input, a pipe
 	// whose fstat is fi, may be buffered: open read-only and blocking,
-	// and no other reader of the pipe seen.
-	usable func(f *File, fi FileInfo) bool
+	// and no other reader of the pipe seen. It says why not, the zero
+	// stdioPipeWhy if it may.
+	usable func(f *File, fi FileInfo) stdioPipeWhy
 	// open makes the private pipe, close-on-exec.
 	open func() (r, w int, err error)
 	// tee copies up to n bytes of what f's pipe holds into the pipe w
@@ -106,18 +110,81 @@ type stdioPipe struct {
 	done int       // buf[:done] is consumed already, done <= the buffer's r; guarded by mu
 }
 
-// stdioPipeBuf returns a read buffer of size bytes over f, the
-// original standard input, a pipe whose fstat is fi, or nil if it is
-// read plainly (stdioPipeOps.usable). The caller holds stdioFiles.mu.
-func stdioPipeBuf(f *File, fi FileInfo, size int) *stdioReadBuf {
-	if stdioPipeSys == nil || !stdioPipeSys.usable(f, fi) {
-		return nil
+// stdioPipeWhy is why a pipe is read plainly (stdioPipeOps.usable), the
+// zero value where it may be buffered: a rule and the process or
+// descriptor the rule names. It is a value, formatted (String) only for
+// the report, so that deciding allocates nothing for it.
+type stdioPipeWhy struct {
+	rule stdioPipeRule
+	n    int // the process, or this process's descriptor, the rule names
+}
+
+// stdioPipeRule is the rule that keeps a pipe plain.
+type stdioPipeRule uint8
+
+const (
+	stdioPipeAlone       stdioPipeRule = iota // no other reader seen: buffered
+	stdioPipeNoFlags                          // fcntl(F_GETFL) failed
+	stdioPipeNotRead                          // not open read-only (O_RDWR)
+	stdioPipeNonblocking                      // in non-blocking mode
+	stdioPipeNoProc                           // /proc cannot be read
+	stdioPipeNoSession                        // process n's session cannot be read
+	stdioPipeHidden                           // process n of the session cannot be looked at
+	stdioPipeOtherReader                      // process n holds it open for reading
+	stdioPipeOwnReader                        // this process's descriptor n is open on it for reading
+)
+
+// String says why, for the report's reason.
+func (w stdioPipeWhy) String() string {
+	n := stdioItoa(w.n)
+	switch w.rule {
+	case stdioPipeNoFlags:
+		return "pipe: fcntl(F_GETFL) failed"
+	case stdioPipeNotRead:
+		return "pipe: not open read-only"
+	case stdioPipeNonblocking:
+		return "pipe: non-blocking"
+	case stdioPipeNoProc:
+		return "pipe: /proc cannot be read"
+	case stdioPipeNoSession:
+		return "pipe: the session of process " + n + " cannot be read"
+	case stdioPipeHidden:
+		return "pipe: process " + n + " of the session cannot be looked at"
+	case stdioPipeOtherReader:
+		return "pipe: process " + n + " holds it open for reading"
+	case stdioPipeOwnReader:
+		return "pipe: descriptor " + n + " of this process is open on it for reading"
 	}
-	b := &stdioReadBuf{f: f, fd: f.stdioRawFd(), info: fi, size: size}
+	return "pipe"
+}
+
+// stdioItoa is n in decimal.
+func stdioItoa(n int) string {
+	var b [20]byte
+	i := len(b)
+	for {
+		i--
+		b[i] = byte('0' + n%10)
+		n /= 10
+		if n == 0 {
+			return string(b[i:])
+		}
+	}
+}
+
+// stdioPipeBuf returns a read buffer of size bytes over f, the
+// original standard input, a pipe whose fstat is fi, that rd decided;
+// or nil, and why, if the pipe is read plainly (stdioPipeOps.usable).
+// The caller holds stdioFiles.mu.
+func stdioPipeBuf(f *File, fi FileInfo, rd *bufio.Reader, size int) (*stdioReadBuf, stdioPipeWhy) {
+	if why := stdioPipeSys.usable(f, fi); why.rule != stdioPipeAlone {
+		return nil, why
+	}
+	b := &stdioReadBuf{f: f, fd: f.stdioRawFd(), info: fi, size: size, rd: rd}
 	b.pipe = &stdioPipe{r: -1, w: -1}
 	b.pipe.idle.L = &b.mu
 	stdioReads.pipe.Store(b)
-	return b
+	return b, stdioPipeWhy{}
 }
 
 // fill fills b's empty buffer from the pipe: tee(2) into the private
@@ -135,6 +202,7 @@ func (p *stdioPipe) fill(b *stdioReadBuf) (m int, plain bool) {
 	if p.r < 0 {
 		r, w, err := ops.open()
 		if err != nil {
+			b.plainNow("pipe: pipe2 failed: read plainly from then on")
 			b.plainFor()
 			return 0, true
 		}
@@ -145,14 +213,21 @@ func (p *stdioPipe) fill(b *stdioReadBuf) (m int, plain bool) {
 	}
 	p.away(b)
 	m, err := ops.tee(b.f, p.w, len(b.buf))
+	reads, k := 0, 0
 	if m > 0 && err == nil {
 		// The copy is all in the private pipe: one read(2) takes it.
-		if k, rerr := ops.read(p.r, b.buf[:m]); k != m || rerr != nil {
+		var rerr error
+		reads = 1
+		if k, rerr = ops.read(p.r, b.buf[:m]); k != m || rerr != nil {
 			err = ErrInvalid
 		}
 	}
 	p.back(b)
+	b.counted(reads, 1, k)
 	if err != nil {
+		if !b.direct {
+			b.plainNow("pipe: its copy failed: read plainly from then on")
+		}
 		b.plainFor()
 	}
 	if b.direct {
@@ -212,8 +287,12 @@ func (p *stdioPipe) consume(b *stdioReadBuf, all bool) {
 		n, err := 0, error(nil)
 		if stdioPipeSys.holds(b.f) >= used {
 			n, err = b.f.stdioRawRead(b.buf[p.done:b.r])
+			b.counted(1, 0, 0) // its bytes came through the copy
 		}
 		if n != used || err != nil {
+			if !b.direct {
+				b.plainNow("pipe: another reader took bytes it holds: read plainly from then on")
+			}
 			b.plainFor()
 			all = true
 		}
@@ -329,6 +408,9 @@ func stdioPipeReader(f *File) {
 	}
 	if v == stdioPipeSame {
 		b.mu.Lock()
+		if !b.direct {
+			b.plainNow("pipe: another *File of this process reads it: read plainly from then on")
+		}
 		b.giveBack(true)
 		b.mu.Unlock()
 	}

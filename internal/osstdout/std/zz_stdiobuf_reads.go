@@ -84,6 +84,11 @@ type stdioReadBuf struct {
 	info FileInfo // f's fstat when it was decided: what another file is compared with
 	size int      // the buffer's size, the policy's for f (stream's decision); set once
 
+	// rd is the bufio.Reader that decided size, which never reads: the
+	// report's line of the buffer (STDIOBUF_REPORT), whose counts the
+	// buffer's system calls add to (counted). Set once.
+	rd *bufio.Reader
+
 	mu     sync.Mutex // guards buf, r, w and direct; held across read(2) and lseek(2) of a regular file, which wait for no peer
 	buf    []byte     // nil until the first fill, then size bytes
 	r, w   int        // buf[r:w] is read from the kernel and not yet by the program
@@ -207,10 +212,15 @@ func (r *stdioReadSet) choose(f *File, late bool) (b *stdioReadBuf, wait bool) {
 		if s.out != nil && s.aliases(f) {
 			return nil, false
 		}
-		if size := stdioReadSize(f); size > 0 {
-			return stdioPipeBuf(f, fi, size), false
+		rd, size := stdioReadSize(f)
+		if size == 0 {
+			return nil, false
 		}
-		return nil, false
+		b, why := stdioPipeBuf(f, fi, rd, size)
+		if b == nil && stdioReportActive() {
+			stdioReadPlainly(rd, why.String())
+		}
+		return b, false
 	}
 	if !stdioBufferable(fi.Mode()) || stdioReadPlainKind(f) {
 		return nil, false
@@ -218,21 +228,23 @@ func (r *stdioReadSet) choose(f *File, late bool) (b *stdioReadBuf, wait bool) {
 	if s.out != nil && s.aliases(f) || r.holds(fi) || stdioFiles.holds(fi) {
 		return nil, false
 	}
-	if size := stdioReadSize(f); size > 0 {
-		return &stdioReadBuf{f: f, fd: f.stdioRawFd(), info: fi, size: size}, false
+	if rd, size := stdioReadSize(f); size > 0 {
+		return &stdioReadBuf{f: f, fd: f.stdioRawFd(), info: fi, size: size, rd: rd}, false
 	}
 	return nil, false
 }
 
 // stdioReadSize is the size of a read buffer over f, a bufio.Reader's
 // (stream's decision: the policy, the _STDBUF_ variables, the cap at a
-// regular file's size); 0 if f is read plainly (_STDBUF_I=0).
-func stdioReadSize(f *File) int {
-	in := bufio.NewReader(stdioRawInput{stdioRawFile{f}}).Info()
+// regular file's size), and that Reader, which the report lists; 0 if f
+// is read plainly (_STDBUF_I=0).
+func stdioReadSize(f *File) (*bufio.Reader, int) {
+	rd := bufio.NewReader(stdioRawInput{stdioRawFile{f}})
+	in := rd.Info()
 	if in.Mode == bufio.Unbuffered || in.Size <= 1 {
-		return 0
+		return rd, 0
 	}
-	return in.Size
+	return rd, in.Size
 }
 
 // remove takes b out of the set: its file is being closed.
@@ -315,6 +327,7 @@ func (b *stdioReadBuf) take(p []byte) (n int, err error, ok bool) {
 				} else {
 					m, err = b.f.stdioRawRead(p[n:])
 				}
+				b.counted(1, 0, m)
 				n += m
 				if err != nil && n == 0 {
 					return 0, err, true
@@ -333,6 +346,7 @@ func (b *stdioReadBuf) take(p []byte) (n int, err error, ok bool) {
 					b.buf = make([]byte, b.size)
 				}
 				m, err = b.f.stdioRawRead(b.buf)
+				b.counted(1, 0, m)
 			}
 			b.r, b.w = 0, m
 			if m == 0 {
@@ -442,6 +456,9 @@ func stdioReadsInherit(attr *ProcAttr) {
 		for _, b := range stdioReads.buffers() {
 			if b.fd == fd {
 				b.mu.Lock()
+				if !b.direct {
+					b.plainNow("handed to a child: read plainly from then on")
+				}
 				b.giveBack(true)
 				b.mu.Unlock()
 			}

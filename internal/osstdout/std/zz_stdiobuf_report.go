@@ -59,3 +59,34 @@ func (r stdioRawFile) StdiobufBuffer() string {
 	}
 	return "files"
 }
+
+// stdioReadAround is bufio's readAround: it counts, for the report, the
+// system calls a read buffer made. The signature must stay the same as
+// readAround's.
+//
+//go:linkname stdioReadAround bufio.readAround
+func stdioReadAround(r *bufio.Reader, reads, kernel, n int)
+
+// stdioReadPlainly is bufio's readPlain: the report's line of a file that
+// had a buffer decided says it is read plainly, and why. The signature
+// must stay the same as readPlain's.
+//
+//go:linkname stdioReadPlainly bufio.readPlain
+func stdioReadPlainly(r *bufio.Reader, why string)
+
+// stdioReportActive is bufio's reportActive: whether the report is on.
+//
+//go:linkname stdioReportActive bufio.reportActive
+func stdioReportActive() bool
+
+// counted counts, for the report, system calls the buffer made on its
+// file: reads read(2) calls that brought n bytes into the program (a
+// pipe's consume brings none: its bytes came through the copy), kernel
+// tee(2) calls. It costs a call and a test while the report is off.
+func (b *stdioReadBuf) counted(reads, kernel, n int) {
+	stdioReadAround(b.rd, reads, kernel, n)
+}
+
+// plainNow records, for the report, that b's file is read plainly from
+// now on, for the reason why.
+func (b *stdioReadBuf) plainNow(why string) { stdioReadPlainly(b.rd, why) }

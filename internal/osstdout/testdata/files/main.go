@@ -491,6 +491,29 @@ var cases = map[string]func(path string, args []string){
 			}
 		}
 	},
+	// os.Stdin.Read of one byte ARGS[0] times, then of 12345 bytes (more
+	// than a read buffer) to the end: Reads that a read buffer sends
+	// straight to the kernel.
+	"bigread": func(_ string, args []string) {
+		var n, sum int64
+		small := atoi(args, 0)
+		p := make([]byte, 12345)
+		for i := 0; ; i++ {
+			size := len(p)
+			if i < small {
+				size = 1
+			}
+			k, err := os.Stdin.Read(p[:size])
+			n += int64(k)
+			for _, c := range p[:k] {
+				sum = sum*31 + int64(c)
+			}
+			if err != nil {
+				fmt.Println("bigread", n, sum, err)
+				return
+			}
+		}
+	},
 	// os.Stdin.Read of one byte at a time to the end, each byte
 	// written to the file: what the program read, for a test that
 	// shares standard input with another reader.
