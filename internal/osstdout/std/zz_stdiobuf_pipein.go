@@ -401,7 +401,7 @@ func stdioPipeReader(f *File) {
 	v := st.pipe.Load()
 	if v == stdioPipeUnknown {
 		v = stdioPipeOther
-		if fi, err := f.stdioRawStat(); err == nil && SameFile(fi, b.info) {
+		if fi, err := f.stdioRawStat(); err == nil && stdioSameFile(fi, b.info) {
 			v = stdioPipeSame
 		}
 		st.pipe.Store(v)
