@@ -99,6 +99,8 @@ var readCases = []struct {
 	// are not UTF-8 across buffers, a Scanner of the program's own, and
 	// where each scan leaves the file.
 	{"scanmix", "scanmix", []string{"2000"}, false, false},
+	// A Read into the caller's stack leaves it there: no allocation.
+	{"allocs", "allocs", nil, true, false},
 }
 
 // TestFilesReadsSameAsPlain: fmt.Scan and Fscan, binary.Read, one-byte

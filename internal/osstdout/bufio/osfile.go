@@ -104,6 +104,15 @@ func raFileOf(r io.Reader) (raFile, bool) {
 	return f, true
 }
 
+// writeUnkept is w.Write(p) for package os, through a go:linkname (os's
+// zz_stdiobuf_buffer.go, stdioWriterWrite, declares it //go:noescape and
+// repeats this signature, which no compiler checks across the two:
+// change both together). It keeps nothing of p once it returns where w's
+// writer does not, as the file writers of os's buffers do not.
+//
+//go:linkname writeUnkept
+func writeUnkept(w *Writer, p []byte) (int, error) { return w.Write(p) }
+
 // generatedFile reports whether fd's file system makes its files'
 // contents at each read (generatedFS): under -files package os keeps
 // such files unbuffered, through a go:linkname (its sys_linux.go).

@@ -10,7 +10,6 @@ package os
 
 import (
 	"internal/syscall/unix"
-	"io"
 	"syscall"
 	"unsafe"
 )
@@ -25,10 +24,9 @@ func init() {
 			err := syscall.Pipe2(p[:], syscall.O_CLOEXEC)
 			return p[0], p[1], err
 		},
-		tee:         stdioLinuxTee,
-		readWaiting: stdioLinuxReadWaiting,
-		read:        stdioLinuxRead,
-		holds:       stdioLinuxPipeHolds,
+		tee:   stdioLinuxTee,
+		read:  stdioLinuxRead,
+		holds: stdioLinuxPipeHolds,
 		blocking: func(f *File) bool {
 			flags, err := unix.Fcntl(f.pfd.Sysfd, syscall.F_GETFL, 0)
 			return err == nil && flags&syscall.O_NONBLOCK == 0
@@ -91,40 +89,6 @@ func stdioLinuxTee(f *File, w, n int) (int, error) {
 		return 0, rerr
 	}
 	return int(m), err
-}
-
-// stdioLinuxReadWaiting is stdioPipeOps.readWaiting on Linux: os's
-// plain Read of f (read(2) retried on EINTR, 0 bytes the end, the error
-// wrapped as os wraps it), made under os's read lock of the descriptor,
-// unless buffered reports, under that lock, that f reads through a
-// buffer now.
-func stdioLinuxReadWaiting(f *File, p []byte, buffered func() bool) (n int, err error, retry bool) {
-	if len(p) > 1<<30 {
-		p = p[:1<<30] // os's largest read(2) of a stream
-	}
-	rerr := f.pfd.RawRead(func(fd uintptr) bool {
-		if buffered() {
-			retry = true
-			return true
-		}
-		for {
-			n, err = syscall.Read(int(fd), p)
-			if err != syscall.EINTR {
-				return true
-			}
-		}
-	})
-	switch {
-	case retry:
-		return 0, nil, true
-	case rerr != nil:
-		err = rerr
-	case err != nil:
-		n = 0
-	case n == 0 && len(p) > 0:
-		err = io.EOF
-	}
-	return n, f.wrapErr("read", err), false
 }
 
 // stdioLinuxPipeHolds is how many bytes f's pipe holds (FIONREAD), 0

@@ -70,11 +70,6 @@ type stdioPipeOps struct {
 	// without taking them from f's, waiting for a first byte or the
 	// end, as read(2) waits; 0 at the end.
 	tee func(f *File, w, n int) (int, error)
-	// readWaiting is os's plain Read of f, made under os's read lock
-	// of the descriptor (which a fill's tee holds too) unless buffered,
-	// called under that lock, reports that f reads through a buffer
-	// now: then it reads nothing and says retry.
-	readWaiting func(f *File, p []byte, buffered func() bool) (n int, err error, retry bool)
 	// read reads p's length from the descriptor fd, retried on EINTR.
 	read func(fd int, p []byte) (int, error)
 	// holds is how many bytes f's pipe holds (FIONREAD); 0 where it
@@ -212,7 +207,9 @@ func (p *stdioPipe) fill(b *stdioReadBuf) (m int, plain bool) {
 		b.buf = make([]byte, max(b.size, stdioPipeCopy))
 	}
 	p.away(b)
+	stdioReads.tee.Lock()
 	m, err := ops.tee(b.f, p.w, len(b.buf))
+	stdioReads.tee.Unlock()
 	reads, k := 0, 0
 	if m > 0 && err == nil {
 		// The copy is all in the private pipe: one read(2) takes it.
@@ -337,20 +334,31 @@ func (b *stdioReadBuf) plainFor() {
 }
 
 // stdioReadRaw is Read's plain read of f, f.stdioRawRead, except for
-// the original standard input on a pipe until it is decided: its plain read
-// runs under os's read lock, where a fill's tee(2) runs too, and only if
-// standard input has not become buffered meanwhile, since a plain read
-// that consumed bytes a pipe's fill had copied would have them read
-// twice. A check before the read would not do: another goroutine may
-// decide and fill while this one waits for the lock. retry reports that
-// it did not read: standard input is buffered now, and the caller reads
-// through the buffer; so also where it became buffered after the caller,
-// with no buffer yet (had false), passed it by.
+// the original standard input on a pipe until it is decided: its plain
+// read holds stdioReads.tee, which a fill's tee(2) holds too, and is
+// made only if standard input has not become buffered meanwhile, since
+// a plain read that consumed bytes a pipe's fill had copied would have
+// them read twice. A check before taking the lock would not do: another
+// goroutine may decide and fill while this one waits for it. retry
+// reports that it did not read: standard input is buffered now, and the
+// caller reads through the buffer; so also where it became buffered
+// after the caller, with no buffer yet (had false), passed it by.
+//
+// The lock is waited on only by other Reads of standard input, which
+// plainly wait for os's read lock of the descriptor as long, and by the
+// first fill. It is this package's own, not os's read lock taken
+// through a call of the system's part (stdioPipeOps), because a slice
+// handed to a func value escapes: every Read of a *File would move its
+// caller's buffer to the heap.
 func stdioReadRaw(f *File, p []byte, had bool) (n int, err error, retry bool) {
 	if stdioFilesOn && f != nil && f == stdioOut.in && stdioPipeSys != nil && stdioStdinChecked() {
 		switch f.stdioRead.v.Load() {
 		case stdioReadFresh, stdioReadOnce, stdioReadPipe:
-			return stdioPipeSys.readWaiting(f, p, func() bool { return f.stdioRead.v.Load() == stdioReadBuffered })
+			stdioReads.tee.Lock()
+			defer stdioReads.tee.Unlock()
+			if f.stdioRead.v.Load() == stdioReadBuffered {
+				return 0, nil, true
+			}
 		case stdioReadBuffered:
 			if !had {
 				return 0, nil, true

@@ -20,6 +20,7 @@ import (
 	"strings"
 	"sync"
 	"syscall"
+	"testing"
 	"time"
 )
 
@@ -489,6 +490,25 @@ var cases = map[string]func(path string, args []string){
 				fmt.Println("bytes", n, lines, sum, err)
 				return
 			}
+		}
+	},
+	// The heap allocations of a Read into an array on the caller's
+	// stack, of the file and of standard input, and of a Write from one,
+	// to a file of its own and to standard output: none, as plainly.
+	"allocs": func(path string, _ []string) {
+		in, out := open(path), create(path+".out")
+		ops := []struct {
+			name string
+			op   func()
+		}{
+			{"Read of the file", func() { var p [16]byte; in.Read(p[:]) }},
+			{"Read of standard input", func() { var p [16]byte; os.Stdin.Read(p[:]) }},
+			{"Write to a file", func() { p := [4]byte{'a', 'b', 'c', '\n'}; out.Write(p[:]) }},
+			{"Write to standard output", func() { p := [2]byte{'.', '\n'}; os.Stdout.Write(p[:]) }},
+		}
+		for _, o := range ops {
+			n := testing.AllocsPerRun(200, o.op)
+			fmt.Println("allocs per", o.name, n)
 		}
 	},
 	// os.Stdin.Read of one byte ARGS[0] times, then of 12345 bytes (more
