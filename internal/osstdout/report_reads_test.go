@@ -3,6 +3,7 @@
 package osstdout_test
 
 import (
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -174,7 +175,8 @@ func pipeBufferCalls(t *testing.T, trace string) map[string]int {
 
 // TestReportFilesPipePlainReason checks the line of a standard input
 // pipe that package os reads plainly though a buffer was decided for
-// it: mode none, and the reason names the process that kept it plain.
+// it: mode none, and the reason says what kept it plain (a process of
+// the session it cannot look at, another reader, non-blocking mode).
 func TestReportFilesPipePlainReason(t *testing.T) {
 	plain, files := filesPrograms(t)
 	sh := lookPath(t, "sh")
@@ -200,6 +202,57 @@ func TestReportFilesPipePlainReason(t *testing.T) {
 		l := readsRun(t, cmd)
 		pid := readPid(t, pidFile)
 		want := reportLine{"kind": "pipe", "mode": "none", "reason": "pipe: process " + pid + " of the session cannot be looked at", "reads": "0", "kernel": "0"}
+		if diff := cmp.Diff(want, l.pick("kind", "mode", "reason", "reads", "kernel")); diff != "" {
+			t.Errorf("standard input's line (-want +got):\n%s", diff)
+		}
+	})
+	t.Run("nonblocking", func(t *testing.T) {
+		// A pipe in non-blocking mode when the program starts, as a
+		// parent that reads its other end through a poller may leave it:
+		// os's poller reads it, and a tee(2) would not wait for the
+		// writer. The program is started with syscall.ForkExec: os/exec
+		// hands a child an *os.File through Fd, which makes it blocking.
+		r, w, err := os.Pipe()
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer r.Close()
+		if _, err := io.WriteString(w, readInput()); err != nil {
+			t.Fatal(err)
+		}
+		w.Close()
+		rc, err := r.SyscallConn()
+		if err != nil {
+			t.Fatal(err)
+		}
+		var in uintptr
+		if cerr := rc.Control(func(fd uintptr) { in, err = fd, syscall.SetNonblock(int(fd), true) }); cerr != nil || err != nil {
+			t.Fatal(cerr, err)
+		}
+		report := filepath.Join(t.TempDir(), "report")
+		cmd, _ := fileCmd(t, files, "scan", []string{"STDIOBUF_REPORT=" + report})
+		out, err := os.Create(filepath.Join(t.TempDir(), "stdout"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer out.Close()
+		pid, err := syscall.ForkExec(cmd.Path, cmd.Args, &syscall.ProcAttr{
+			Env:   cmd.Env,
+			Files: []uintptr{in, out.Fd(), out.Fd()},
+			Sys:   &syscall.SysProcAttr{Setsid: true},
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var ws syscall.WaitStatus
+		if _, err := syscall.Wait4(pid, &ws, 0, nil); err != nil {
+			t.Fatal(err)
+		}
+		if text, _ := os.ReadFile(out.Name()); !ws.Exited() || ws.ExitStatus() != 0 || !strings.HasPrefix(string(text), "scanned 3000 ") {
+			t.Fatalf("the program ended with %v, printing %q", ws, text)
+		}
+		l := stdinLine(t, report)
+		want := reportLine{"kind": "pipe", "mode": "none", "reason": "pipe: non-blocking", "reads": "0", "kernel": "0"}
 		if diff := cmp.Diff(want, l.pick("kind", "mode", "reason", "reads", "kernel")); diff != "" {
 			t.Errorf("standard input's line (-want +got):\n%s", diff)
 		}
