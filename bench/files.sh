@@ -10,12 +10,15 @@
 # bench/files (filesbench) does the work; its flags pass through:
 #
 #   bench/files.sh [-records N] [-strace-records N] [-rounds R]
-#                  [-variants plain,bufio,stdout,c] [-idioms LIST] [-out DIR]
+#                  [-variants plain,bufio,stdout,files,c,shim] [-idioms LIST]
+#                  [-funcalign N] [-out DIR]
 #
 # Defaults: 100000 records, 10000 under strace, 5 rounds (about 4 minutes
 # on a loaded 2-CPU machine). Needs go, cc and strace. Writes runs.tsv and
 # results.md into -out (default bench/results/<date>-files) and prints the
-# tables.
+# tables. shim is `stdiobuf build` alone; -funcalign N aligns every Go
+# program's functions to N bytes, to check a difference of a few percent
+# against code layout, which alone moves a program's time that much.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 tmp=$(mktemp -d)

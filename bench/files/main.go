@@ -4,10 +4,12 @@
 // programs that do their I/O through *os.File (fmt.Fprintf and log to a
 // file, fmt.Scan and Fscan, binary.Read, one-byte reads, gob and json
 // encoders), each built as it is written (plain), with bufio added by hand
-// (bufio), with `stdiobuf build -stdout` (stdout, for the programs that
-// print), and the same loop in C on glibc stdio (c); and programs that
-// already buffer (bufio over their files, 128 KiB blocks), for which the
-// target is their plain time.
+// (bufio), with `stdiobuf build -files` (files), `stdiobuf build -stdout`
+// (stdout, for the programs that print) and `stdiobuf build` alone (shim:
+// stream in place of bufio, os as it is), and the same loop in C on glibc
+// stdio (c); and programs that already buffer (bufio over their files,
+// 128 KiB blocks), for which the target is their plain time: shim tells
+// what of a files build's time is stream's rather than os's buffers.
 //
 // It makes its data in a temporary folder, builds every program of every
 // variant once, checks each run's output, and runs rounds of every
@@ -19,7 +21,7 @@
 // runs.tsv (every run) and results.md (medians, ratios to C's median from
 // the same rounds, the machine, load average and command) into -out.
 //
-//	bench/files.sh [-records N] [-rounds R] [-variants plain,bufio,stdout,files,c] [-idioms LIST] [-out DIR]
+//	bench/files.sh [-records N] [-rounds R] [-variants plain,bufio,stdout,files,c,shim] [-idioms LIST] [-out DIR]
 //
 // A variant is one line of variantTable.
 package main
@@ -35,6 +37,7 @@ import (
 	"os/signal"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"syscall"
 	"time"
@@ -47,7 +50,8 @@ type variant struct {
 	// and bufio hold Go programs (a folder per program), c holds C files.
 	src string
 	// build is the build command; {out} is the binary, {src} the program's
-	// folder or C file, {stdiobuf} this module's cmd/stdiobuf, built first.
+	// folder or C file, {stdiobuf} this module's cmd/stdiobuf, built first,
+	// {goflags} the flags -funcalign asks of a Go build (none by default).
 	build string
 	// printing limits the variant to idioms that print on standard output.
 	printing bool
@@ -55,11 +59,12 @@ type variant struct {
 
 // variantTable holds every variant -variants may name.
 var variantTable = []variant{
-	{name: "plain", src: "plain", build: "go build -o {out} ./{src}"},
-	{name: "bufio", src: "bufio", build: "go build -o {out} ./{src}"},
-	{name: "stdout", src: "plain", build: "{stdiobuf} build -stdout -o {out} ./{src}", printing: true},
+	{name: "plain", src: "plain", build: "go build {goflags} -o {out} ./{src}"},
+	{name: "bufio", src: "bufio", build: "go build {goflags} -o {out} ./{src}"},
+	{name: "stdout", src: "plain", build: "{stdiobuf} build -stdout {goflags} -o {out} ./{src}", printing: true},
 	{name: "c", src: "c", build: "cc -O2 -o {out} {src}.c"},
-	{name: "files", src: "plain", build: "{stdiobuf} build -files -o {out} ./{src}"},
+	{name: "files", src: "plain", build: "{stdiobuf} build -files {goflags} -o {out} ./{src}"},
+	{name: "shim", src: "plain", build: "{stdiobuf} build {goflags} -o {out} ./{src}"},
 }
 
 // straceSet is the system calls counted: the read and write family.
@@ -68,6 +73,7 @@ const straceSet = "read,write,pread64,pwrite64,readv,writev"
 // config is what the flags ask for.
 type config struct {
 	records, straceRecords, rounds int
+	funcAlign                      int // the linker's -funcalign for every Go program; 0: its default
 	variants                       []variant
 	idioms                         []idiom
 	out                            string
@@ -101,6 +107,7 @@ func parseFlags(args []string, stderr io.Writer) (*config, error) {
 	fs.IntVar(&cfg.records, "records", 100000, "records (lines, integers, 16-byte records) per timed run; the programs that already buffer run on a multiple (idioms.go's scale)")
 	fs.IntVar(&cfg.straceRecords, "strace-records", 10000, "records of the run under strace that counts system calls")
 	fs.IntVar(&cfg.rounds, "rounds", 5, "timed `rounds`, each running every idiom and variant once")
+	fs.IntVar(&cfg.funcAlign, "funcalign", 0, "align every Go program's functions to `N` bytes, a power of two from 16 to 4096 (the linker's -funcalign; 0: its default); code layout alone moves a program's time by several percent, so a difference that small between variants is to be checked at another alignment")
 	variants := fs.String("variants", "plain,bufio,stdout,files,c", "the variants, comma-separated: "+strings.Join(variantNamesOf(variantTable), ", "))
 	names := make([]string, len(idioms))
 	for i, id := range idioms {
@@ -116,6 +123,9 @@ func parseFlags(args []string, stderr io.Writer) (*config, error) {
 	}
 	if cfg.records < 1 || cfg.straceRecords < 1 || cfg.rounds < 1 {
 		return nil, fmt.Errorf("-records, -strace-records and -rounds must be at least 1 (have %d, %d, %d)", cfg.records, cfg.straceRecords, cfg.rounds)
+	}
+	if a := cfg.funcAlign; a != 0 && (a < 16 || a > 4096 || a&(a-1) != 0) {
+		return nil, fmt.Errorf("-funcalign must be 0 or a power of two from 16 to 4096 (have %d)", a)
 	}
 	var err error
 	if cfg.variants, err = pick(*variants, variantTable, func(v variant) string { return v.name }); err != nil {
@@ -193,13 +203,19 @@ func sourcePath(root string, v variant, id idiom) string {
 }
 
 // buildCommand returns the variant's build command for the program, its
-// placeholders filled in.
-func buildCommand(v variant, prog, out, stdiobuf string) []string {
+// placeholders filled in: {goflags} by the Go build flags funcAlign asks
+// for, none for 0.
+func buildCommand(v variant, prog, out, stdiobuf string, funcAlign int) []string {
 	src := filepath.Join("bench", "files", v.src, prog)
 	r := strings.NewReplacer("{out}", out, "{src}", src, "{stdiobuf}", stdiobuf)
 	var argv []string
 	for _, f := range strings.Fields(v.build) {
-		argv = append(argv, r.Replace(f))
+		switch {
+		case f != "{goflags}":
+			argv = append(argv, r.Replace(f))
+		case funcAlign != 0:
+			argv = append(argv, "-ldflags=-funcalign="+strconv.Itoa(funcAlign))
+		}
 	}
 	return argv
 }
@@ -223,7 +239,7 @@ func run(ctx context.Context, cfg *config) error {
 	started := time.Now().UTC()
 
 	all := jobs(root, cfg)
-	if err := buildAll(ctx, root, work, all); err != nil {
+	if err := buildAll(ctx, root, work, all, cfg.funcAlign); err != nil {
 		return err
 	}
 	sets := map[int]*dataset{}
@@ -297,7 +313,7 @@ func moduleRoot() (string, error) {
 
 // buildAll builds every job's binary into work/bin once, and cmd/stdiobuf
 // first if a variant needs it.
-func buildAll(ctx context.Context, root, work string, all []job) error {
+func buildAll(ctx context.Context, root, work string, all []job, funcAlign int) error {
 	bin := filepath.Join(work, "bin")
 	if err := os.MkdirAll(bin, 0o755); err != nil {
 		return err
@@ -316,7 +332,7 @@ func buildAll(ctx context.Context, root, work string, all []job) error {
 			continue
 		}
 		built[j.bin] = true
-		argv := buildCommand(j.v, j.id.prog, j.bin, stdiobuf)
+		argv := buildCommand(j.v, j.id.prog, j.bin, stdiobuf, funcAlign)
 		fmt.Fprintf(os.Stderr, "filesbench: %s\n", strings.Join(argv, " "))
 		if err := command(ctx, root, argv[0], argv[1:]...); err != nil {
 			return err

@@ -224,12 +224,15 @@ func TestParseFlags(t *testing.T) {
 	}{
 		{nil, "plain,bufio,stdout,files,c", "fprintf,log,scan-file,scan-pipe,fscan,binread,bytereads,gob,json,bufiofiles,blocks", ""},
 		{[]string{"-variants", "c, plain", "-idioms", "gob"}, "c,plain", "gob", ""},
-		{[]string{"-variants", "plain,fopen"}, "", "", `-variants: unknown name "fopen" (known: plain, bufio, stdout, c, files)`},
+		{[]string{"-variants", "plain,fopen"}, "", "", `-variants: unknown name "fopen" (known: plain, bufio, stdout, c, files, shim)`},
 		{[]string{"-variants", "c,c"}, "", "", `-variants: "c" named twice`},
 		{[]string{"-idioms", ","}, "", "", "-idioms: names nothing"},
 		{[]string{"-rounds", "0"}, "", "", "must be at least 1"},
 		{[]string{"-records", "x"}, "", "", "invalid value"},
 		{[]string{"extra"}, "", "", `unexpected argument "extra"`},
+		{[]string{"-funcalign", "64"}, "plain,bufio,stdout,files,c", "fprintf,log,scan-file,scan-pipe,fscan,binread,bytereads,gob,json,bufiofiles,blocks", ""},
+		{[]string{"-funcalign", "48"}, "", "", "-funcalign must be 0 or a power of two from 16 to 4096 (have 48)"},
+		{[]string{"-funcalign", "8"}, "", "", "(have 8)"},
 	}
 	for _, tt := range tests {
 		cfg, err := parseFlags(tt.args, io.Discard)
@@ -259,11 +262,18 @@ func TestParseFlags(t *testing.T) {
 // TestVariantLine checks that a variant is one line of the table: a new
 // build command fills in its placeholders and gets the jobs of its source.
 func TestVariantLine(t *testing.T) {
-	files := variant{name: "files", src: "plain", build: "{stdiobuf} build -files -o {out} ./{src}"}
-	got := buildCommand(files, "fprintf", "/w/bin/files-fprintf", "/w/bin/stdiobuf")
-	want := []string{"/w/bin/stdiobuf", "build", "-files", "-o", "/w/bin/files-fprintf", "./bench/files/plain/fprintf"}
-	if diff := cmp.Diff(want, got); diff != "" {
-		t.Errorf("buildCommand (-want +got):\n%s", diff)
+	files := variant{name: "files", src: "plain", build: "{stdiobuf} build -files {goflags} -o {out} ./{src}"}
+	for _, tt := range []struct {
+		funcAlign int
+		want      []string
+	}{
+		{0, []string{"/w/bin/stdiobuf", "build", "-files", "-o", "/w/bin/files-fprintf", "./bench/files/plain/fprintf"}},
+		{64, []string{"/w/bin/stdiobuf", "build", "-files", "-ldflags=-funcalign=64", "-o", "/w/bin/files-fprintf", "./bench/files/plain/fprintf"}},
+	} {
+		got := buildCommand(files, "fprintf", "/w/bin/files-fprintf", "/w/bin/stdiobuf", tt.funcAlign)
+		if diff := cmp.Diff(tt.want, got); diff != "" {
+			t.Errorf("buildCommand with -funcalign %d (-want +got):\n%s", tt.funcAlign, diff)
+		}
 	}
 	root, err := filepath.Abs("../..")
 	if err != nil {
@@ -327,7 +337,7 @@ func TestPrograms(t *testing.T) {
 	cfg := &config{variants: []variant{variantTable[0], variantTable[1], variantTable[3]}, idioms: idioms}
 	all := jobs(root, cfg)
 	ctx := context.Background()
-	if err := buildAll(ctx, root, work, all); err != nil {
+	if err := buildAll(ctx, root, work, all, 0); err != nil {
 		t.Fatal(err)
 	}
 	d, err := makeDataset(work, 300)
