@@ -39,11 +39,11 @@ type insertion struct {
 	each bool
 }
 
-// A hookKey tells apart the hooks of one function: its name (name) and
-// the call a statement goes before.
-type hookKey struct{ fn, before string }
+// A hookKey tells apart the hooks of one function: its name (name), the
+// file that declares it, if named, and the call a statement goes before.
+type hookKey struct{ fn, file, before string }
 
-func (h insertion) hookKey() hookKey { return hookKey{h.key(), h.before} }
+func (h insertion) hookKey() hookKey { return hookKey{h.key(), h.file, h.before} }
 
 // fixed is a statement that does not depend on the parameters.
 func fixed(s string) func([]string) string { return func([]string) string { return s } }
@@ -135,10 +135,10 @@ func scanHold(i int) func([]string) string {
 
 // pollHooks are the insertions into internal/poll's FD methods that read
 // or write a socket (an FD that is not an *os.File's, whose methods have
-// os's own hooks): before a write, everything buffered goes out; before
-// a read, which may wait for a peer, the files go out and standard
-// output's flush is handed to the runtime's goroutine (os's
-// stdioBeforePeerRead).
+// os's own hooks), on Unix and on Windows, where FD's isFile means the
+// same: before a write, everything buffered goes out; before a read,
+// which may wait for a peer, the files go out and standard output's
+// flush is handed to the runtime's goroutine (os's stdioBeforePeerRead).
 func pollHooks() []insertion {
 	var hooks []insertion
 	for _, fn := range []string{
@@ -146,16 +146,18 @@ func pollHooks() []insertion {
 		"Write", "WriteTo", "WriteToInet4", "WriteToInet6", "WriteMsg", "WriteMsgInet4", "WriteMsgInet6",
 		"Writev",
 	} {
-		file := "fd_unix.go"
+		unix := "fd_unix.go"
 		if fn == "Writev" {
-			file = "writev.go"
+			unix = "writev.go"
 		}
 		call := "runtime_stdioBeforePeerWrite()"
 		if strings.HasPrefix(fn, "Read") {
 			call = "runtime_stdioBeforePeerRead()"
 		}
-		hooks = append(hooks, insertion{fn: fn, recv: "FD", file: file,
-			stmt: func(p []string) string { return onParam(p, 0, "if !%s.isFile { "+call+" }") }})
+		for _, file := range []string{unix, "fd_windows.go"} {
+			hooks = append(hooks, insertion{fn: fn, recv: "FD", file: file,
+				stmt: func(p []string) string { return onParam(p, 0, "if !%s.isFile { "+call+" }") }})
+		}
 	}
 	return hooks
 }

@@ -3,9 +3,11 @@
 package winetest_test
 
 import (
+	"bufio"
 	"bytes"
 	"errors"
 	"fmt"
+	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -287,5 +289,54 @@ func TestFilePipeNull(t *testing.T) {
 				}
 			})
 		}
+	}
+}
+
+// TestPeerHearsAfterOutput runs the program with standard output to a
+// file, which -stdout buffers fully: it prints lines, then says "done"
+// on a TCP connection to the test. When "done" arrives the lines must be
+// in the file, as in the plain build: a write to a socket is a point
+// where the program tells a peer, before which standard output is
+// written out (internal/poll's Windows FD methods carry the hook).
+func TestPeerHearsAfterOutput(t *testing.T) {
+	w := winetest.ForTest(t)
+	plain, stdout := programs(t)
+	const n = 5
+	for _, b := range []struct{ name, exe string }{{"plain build", plain}, {"-stdout build", stdout}} {
+		t.Run(b.name, func(t *testing.T) {
+			ln, err := net.Listen("tcp", "127.0.0.1:0")
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer ln.Close()
+			out, err := os.Create(filepath.Join(t.TempDir(), "stdout"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer out.Close()
+			stderr := stderrFile(t)
+			cmd := w.Command(b.exe, "socket", strconv.Itoa(n), ln.Addr().String())
+			cmd.Stdout, cmd.Stderr = out, stderr
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			defer cmd.Wait()
+			ln.(*net.TCPListener).SetDeadline(time.Now().Add(3 * time.Minute))
+			c, err := ln.Accept()
+			if err != nil {
+				cmd.Process.Kill()
+				t.Fatalf("no connection from the program: %v\nstderr: %s", err, readBack(t, stderr))
+			}
+			c.SetDeadline(time.Now().Add(time.Minute))
+			msg, err := bufio.NewReader(c).ReadString('\n')
+			got := readBack(t, out)
+			c.Close()
+			if err != nil || msg != "done\n" {
+				t.Fatalf("the program said %q, %v", msg, err)
+			}
+			if diff := cmp.Diff(lines(n), got); diff != "" {
+				t.Errorf("standard output when the peer heard \"done\" (-want +got):\n%s", diff)
+			}
+		})
 	}
 }

@@ -3,6 +3,7 @@
 // stops it for good:
 //
 //	lines stream|os N ACKDIR
+//	lines socket N ADDR
 //
 // "stream" writes through a stream.Writer over os.Stdout and flushes only
 // at the end; "os" writes with fmt.Println (under `stdiobuf build
@@ -12,12 +13,17 @@
 // Writer's Info for "stream", for "os" the Info of a bufio.Writer over
 // os.Stdout (stream's decision for the same handle under the overlay;
 // "no Info" in a plain build).
+//
+// "socket" prints N lines with fmt.Println, then tells the peer at the
+// TCP address ADDR "done" and waits for it to close the connection: a
+// peer that hears "done" finds the lines written, as in a plain build.
 package main
 
 import (
 	"bufio"
 	"fmt"
 	"io"
+	"net"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -34,6 +40,10 @@ func main() {
 	n, err := strconv.Atoi(os.Args[2])
 	if err != nil {
 		fail(err.Error())
+	}
+	if os.Args[1] == "socket" {
+		tellPeer(n, os.Args[3])
+		return
 	}
 	ackDir := os.Args[3]
 	var out io.Writer = os.Stdout
@@ -62,6 +72,25 @@ func main() {
 		info = m.Call(nil)[0].Interface()
 	}
 	fmt.Fprintf(os.Stderr, "info: %v\n", info)
+}
+
+// tellPeer prints n lines, tells the peer at addr "done" and waits for it
+// to close the connection.
+func tellPeer(n int, addr string) {
+	for i := 1; i <= n; i++ {
+		fmt.Println("line", i)
+	}
+	c, err := net.Dial("tcp", addr)
+	if err != nil {
+		fail(err.Error())
+	}
+	defer c.Close()
+	if _, err := io.WriteString(c, "done\n"); err != nil {
+		fail(err.Error())
+	}
+	if _, err := io.Copy(io.Discard, c); err != nil {
+		fail(err.Error())
+	}
 }
 
 // waitFor waits until the file name exists: the reader's answer.
