@@ -46,6 +46,9 @@ const (
 	// pipeFIFO: a FIFO that the program's shell opens by path and
 	// execs the program on (`exec prog < fifo`), which the test writes.
 	pipeFIFO
+	// pipeHeld: a pipe the test holds the write end of, writing nothing,
+	// until the program has ended: its reads wait.
+	pipeHeld
 )
 
 // ownSession puts cmd in a session of its own. -files decides a pipe
@@ -122,6 +125,17 @@ func pipeCmd(t *testing.T, bin, c string, how pipeHow, input string, args ...str
 			}
 			return ""
 		}
+	case pipeHeld:
+		r, w, err := os.Pipe()
+		if err != nil {
+			t.Fatal(err)
+		}
+		cmd.Stdin = r
+		after = func() string {
+			r.Close()
+			w.Close()
+			return ""
+		}
 	}
 	return cmd, path, after
 }
@@ -193,6 +207,9 @@ var pipeCases = []struct {
 	// fmt's scans of every kind, runes of several bytes and bytes that
 	// are not UTF-8 across buffers, where each scan leaves the pipe.
 	{"scanmix", "scanmix", []string{"0", "stdin"}, pipeExec, mixInput()},
+	// Standard input closed while a goroutine waits in a Read of it:
+	// another Read gets the closed file's error at once.
+	{"close-while-reading", "stdinclose", nil, pipeHeld, ""},
 }
 
 // mixInput is the scanmix case's input: testdata/files's mixBlock,
@@ -207,8 +224,9 @@ func mixInput() string {
 // (os.NewFile(0, ...), /dev/stdin), a program that stops mid-pipe (at exit, with nothing left to
 // write, at a panic, after Close) before another reader, a child that
 // inherits standard input (after the program's reads, and while it
-// reads, from before its first read or from the middle) and Exec give the plain build's output and leave the plain
-// build's rest in the pipe.
+// reads, from before its first read or from the middle), Exec, and a
+// Read after Close while another goroutine waits in one give the plain
+// build's output and leave the plain build's rest in the pipe.
 func TestFilesPipeSameAsPlain(t *testing.T) {
 	plain, files := filesPrograms(t)
 	comparePipes(t, plain, files, "files", nil)
@@ -216,11 +234,11 @@ func TestFilesPipeSameAsPlain(t *testing.T) {
 
 // TestFilesPipeRace: fmt.Scan from a pipe, goroutines reading it
 // through one *File and through several, children reading the rest and
-// reading from the middle, and an exit mid-pipe, under -race, give the
-// plain output.
+// reading from the middle, an exit mid-pipe and a Read after Close,
+// under -race, give the plain output.
 func TestFilesPipeRace(t *testing.T) {
 	plain, _ := filesPrograms(t)
-	comparePipes(t, plain, filesRace(t), "race", []string{"scan", "concurrent", "siblings", "child", "mid-child", "rest-exit", "scanmix"})
+	comparePipes(t, plain, filesRace(t), "race", []string{"scan", "concurrent", "siblings", "child", "mid-child", "rest-exit", "scanmix", "close-while-reading"})
 }
 
 // comparePipes runs the pipe cases named in only (all if nil) with the

@@ -158,6 +158,7 @@ func (f *File) Close() error {
 		return ferr
 	}
 	if !stdioOut.buffering(f) {
+		defer stdioStdinClosed(f)
 		return f.stdioRawClose()
 	}
 	ferr := stdioOut.close()

@@ -207,9 +207,11 @@ func (p *stdioPipe) fill(b *stdioReadBuf) (m int, plain bool) {
 		b.buf = make([]byte, max(b.size, stdioPipeCopy))
 	}
 	p.away(b)
-	stdioReads.tee.Lock()
-	m, err := ops.tee(b.f, p.w, len(b.buf))
-	stdioReads.tee.Unlock()
+	m, err := 0, error(ErrClosed)
+	if stdioReads.tee.lock() {
+		m, err = ops.tee(b.f, p.w, len(b.buf))
+		stdioReads.tee.unlock()
+	}
 	reads, k := 0, 0
 	if m > 0 && err == nil {
 		// The copy is all in the private pipe: one read(2) takes it.
@@ -346,7 +348,8 @@ func (b *stdioReadBuf) plainFor() {
 //
 // The lock is waited on only by other Reads of standard input, which
 // plainly wait for os's read lock of the descriptor as long, and by the
-// first fill. It is this package's own, not os's read lock taken
+// first fill; like os's, it lets them go when standard input is closed
+// (stdioTeeLock). It is this package's own, not os's read lock taken
 // through a call of the system's part (stdioPipeOps), because a slice
 // handed to a func value escapes: every Read of a *File would move its
 // caller's buffer to the heap.
@@ -354,10 +357,11 @@ func stdioReadRaw(f *File, p []byte, had bool) (n int, err error, retry bool) {
 	if stdioFilesOn && f != nil && f == stdioOut.in && stdioPipeSys != nil && stdioStdinChecked() {
 		switch f.stdioRead.v.Load() {
 		case stdioReadFresh, stdioReadOnce, stdioReadPipe:
-			stdioReads.tee.Lock()
-			defer stdioReads.tee.Unlock()
-			if f.stdioRead.v.Load() == stdioReadBuffered {
-				return 0, nil, true
+			if stdioReads.tee.lock() {
+				defer stdioReads.tee.unlock()
+				if f.stdioRead.v.Load() == stdioReadBuffered {
+					return 0, nil, true
+				}
 			}
 		case stdioReadBuffered:
 			if !had {
@@ -367,6 +371,57 @@ func stdioReadRaw(f *File, p []byte, had bool) (n int, err error, retry bool) {
 	}
 	n, err = f.stdioRawRead(p)
 	return n, err, false
+}
+
+// stdioTeeLock is stdioReads.tee: a lock that, as os's read lock of a
+// descriptor, stops being waited for once the file is closed. A Read
+// that waits for it behind a plain read blocked in read(2) gets the
+// closed file's error when the program closes standard input, as
+// plainly, instead of waiting for the pipe's writer.
+type stdioTeeLock struct {
+	mu     sync.Mutex
+	free   sync.Cond // signalled when held ends, broadcast when closed is set; its L is mu
+	held   bool      // guarded by mu
+	closed bool      // the original standard input is closed; guarded by mu
+}
+
+func init() { stdioReads.tee.free.L = &stdioReads.tee.mu }
+
+// lock takes l, waiting while another holds it, and reports true; or
+// false, holding nothing, once standard input is closed.
+func (l *stdioTeeLock) lock() bool {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	for l.held && !l.closed {
+		l.free.Wait()
+	}
+	if l.closed {
+		return false
+	}
+	l.held = true
+	return true
+}
+
+// unlock lets l go.
+func (l *stdioTeeLock) unlock() {
+	l.mu.Lock()
+	l.held = false
+	l.free.Signal()
+	l.mu.Unlock()
+}
+
+// stdioStdinClosed follows a Close of f: if f is the original standard
+// input, whatever waits for stdioReads.tee goes on, to the closed file's
+// error.
+func stdioStdinClosed(f *File) {
+	if !stdioFilesOn || f == nil || f != stdioOut.in {
+		return
+	}
+	l := &stdioReads.tee
+	l.mu.Lock()
+	l.closed = true
+	l.free.Broadcast()
+	l.mu.Unlock()
 }
 
 // stdioStdinChecked reports whether the original standard input's

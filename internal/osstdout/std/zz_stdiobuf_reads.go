@@ -105,7 +105,7 @@ type stdioReadSet struct {
 	list stdioList[*stdioReadBuf]     // the buffers of the files not closed
 	held atomic.Int32                 // how many buffers hold unread bytes
 	pipe atomic.Pointer[stdioReadBuf] // standard input's pipe buffer while it is in use, else nil
-	tee  sync.Mutex                   // held by each plain read of standard input on a pipe until it is decided, and by each fill's tee(2)
+	tee  stdioTeeLock                 // held by each plain read of standard input on a pipe until it is decided, and by each fill's tee(2)
 }
 
 var stdioReads stdioReadSet

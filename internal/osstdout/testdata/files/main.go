@@ -511,6 +511,33 @@ var cases = map[string]func(path string, args []string){
 			fmt.Println("allocs per", o.name, n)
 		}
 	},
+	// A goroutine waits in a Read of standard input, a pipe that gets
+	// nothing; standard input is closed; another Read follows, the
+	// first small one (the first asked for more than a buffer), which
+	// returns the closed file's error at once.
+	"stdinclose": func(_ string, _ []string) {
+		started := make(chan struct{})
+		go func() {
+			var p [8192]byte
+			close(started)
+			os.Stdin.Read(p[:])
+		}()
+		<-started
+		time.Sleep(200 * time.Millisecond)
+		fmt.Println("close:", os.Stdin.Close())
+		done := make(chan error, 1)
+		go func() {
+			var p [16]byte
+			_, err := os.Stdin.Read(p[:])
+			done <- err
+		}()
+		select {
+		case err := <-done:
+			fmt.Println("read after close:", err)
+		case <-time.After(5 * time.Second):
+			fmt.Println("read after close: still waiting after 5 s")
+		}
+	},
 	// os.Stdin.Read of one byte ARGS[0] times, then of 12345 bytes (more
 	// than a read buffer) to the end: Reads that a read buffer sends
 	// straight to the kernel.
