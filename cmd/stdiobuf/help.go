@@ -76,13 +76,13 @@ const helpFlags = `Flags, anywhere before the packages:
     -files
         Implies -stdout, and buffers every regular file (and block
         device) the program writes or reads (standard input too) as
-        fopen's FILE does (Linux): a write(2) or read(2) per buffer, not
+        fopen's FILE does (Linux, Windows): a write(2) or read(2) per buffer, not
         per Write or small Read; every file is written out, and the
         offset of every file read given back, before the program's next
         plain read, write to another file, path operation (os's and
         os.Root's), child, signal or exit, so only a reader polling a
         file sees a delay, at most STDIOBUF_MAXDELAY. Standard input on
-        a pipe is buffered too
+        a pipe is buffered too, on Linux,
         where no other reader of the pipe is seen (through tee(2), so
         that the pipe gives up only the bytes the program used), and
         fmt's scans read a buffered file a call at a time (its page is

@@ -26,7 +26,8 @@ import (
 // The tests build testdata/lines for windows/amd64, plainly and with
 // `stdiobuf build -stdout`, and run it under wine with standard output to
 // a console (a pseudo-terminal), a file, a pipe and /dev/null (NUL to the
-// program: a character device that is not a console).
+// program: a character device that is not a console); files_test.go does
+// the same with internal/osstdout's testdata/files and -files.
 
 var (
 	buildOnce sync.Once
@@ -34,6 +35,9 @@ var (
 	binDir    string
 	plainExe  string // testdata/lines built plainly
 	stdoutExe string // the same with the -stdout overlay
+	// internal/osstdout's testdata/files built plainly and with the
+	// -files overlay.
+	filesPlainExe, filesFilesExe string
 )
 
 func TestMain(m *testing.M) {
@@ -68,34 +72,46 @@ func programs(t *testing.T) (plain, stdout string) {
 		if binDir, buildErr = os.MkdirTemp("", "winetest-"); buildErr != nil {
 			return
 		}
-		plainExe = filepath.Join(binDir, "lines.exe")
-		stdoutExe = filepath.Join(binDir, "lines-stdout.exe")
 		tool := filepath.Join(binDir, "stdiobuf")
 		if out, err := exec.Command("go", "build", "-o", tool, "../../cmd/stdiobuf").CombinedOutput(); err != nil {
 			buildErr = fmt.Errorf("building cmd/stdiobuf: %v\n%s", err, out)
 			return
 		}
-		if buildErr = run("go", "build", "-o", plainExe, "./testdata/lines"); buildErr != nil {
+		if plainExe, buildErr = buildWindows(tool, "lines.exe", "./testdata/lines"); buildErr != nil {
 			return
 		}
-		cmd := exec.Command(tool, "overlay", "-stdout")
-		cmd.Env = windowsEnv()
-		out, err := cmd.Output()
-		if err != nil {
-			var ee *exec.ExitError
-			if errors.As(err, &ee) {
-				err = fmt.Errorf("%v\n%s", err, ee.Stderr)
-			}
-			buildErr = fmt.Errorf("stdiobuf overlay -stdout for windows: %v", err)
+		if stdoutExe, buildErr = buildWindows(tool, "lines-stdout.exe", "./testdata/lines", "-stdout"); buildErr != nil {
 			return
 		}
-		ov := strings.TrimSpace(string(out))
-		buildErr = run("go", "build", "-overlay="+ov, "-o", stdoutExe, "./testdata/lines")
+		if filesPlainExe, buildErr = buildWindows(tool, "files.exe", "../osstdout/testdata/files"); buildErr != nil {
+			return
+		}
+		filesFilesExe, buildErr = buildWindows(tool, "files-files.exe", "../osstdout/testdata/files", "-files")
 	})
 	if buildErr != nil {
 		t.Fatal(buildErr)
 	}
 	return plainExe, stdoutExe
+}
+
+// buildWindows builds pkg for windows/amd64 as binDir/name, plainly or,
+// with flags, with the overlay `stdiobuf overlay FLAGS` (tool) makes.
+func buildWindows(tool, name, pkg string, flags ...string) (string, error) {
+	exe := filepath.Join(binDir, name)
+	if len(flags) == 0 {
+		return exe, run("go", "build", "-o", exe, pkg)
+	}
+	cmd := exec.Command(tool, append([]string{"overlay"}, flags...)...)
+	cmd.Env = windowsEnv()
+	out, err := cmd.Output()
+	if err != nil {
+		var ee *exec.ExitError
+		if errors.As(err, &ee) {
+			err = fmt.Errorf("%v\n%s", err, ee.Stderr)
+		}
+		return "", fmt.Errorf("stdiobuf overlay %s for windows: %v", strings.Join(flags, " "), err)
+	}
+	return exe, run("go", "build", "-overlay="+strings.TrimSpace(string(out)), "-o", exe, pkg)
 }
 
 // stderrFile returns a file for a wine process's standard error: a file,

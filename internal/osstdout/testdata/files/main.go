@@ -100,10 +100,10 @@ func atoi(args []string, i int) int {
 }
 
 // offset prints f's offset as Seek and as the kernel (lseek on its
-// descriptor) see it.
+// descriptor, rawOffset) see it.
 func offset(what string, f *os.File) {
 	at, err := f.Seek(0, io.SeekCurrent)
-	k, kerr := syscall.Seek(int(f.Fd()), 0, io.SeekCurrent)
+	k, kerr := rawOffset(f)
 	fmt.Println(what, "Seek", at, err, "lseek", k, kerr)
 }
 
@@ -153,6 +153,11 @@ func wait() { io.Copy(io.Discard, os.Stdin) }
 var cases = map[string]func(path string, args []string){
 	// The Fprintf loop; main returns without Close.
 	"fprintf": func(path string, _ []string) { fill(create(path)) },
+	// The same lines to a file opened with O_SYNC, each of whose writes
+	// the program asked to reach the device: -files leaves it plain.
+	"syncfill": func(path string, _ []string) {
+		fill(opened(os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC|os.O_SYNC, 0o644)))
+	},
 	"log": func(path string, _ []string) {
 		log.SetOutput(create(path))
 		log.SetFlags(0)
@@ -274,13 +279,7 @@ var cases = map[string]func(path string, args []string){
 	// wrote.
 	"unclosed": func(path string, args []string) {
 		n, _ := strconv.Atoi(args[0])
-		var lim syscall.Rlimit
-		if err := syscall.Getrlimit(syscall.RLIMIT_NOFILE, &lim); err != nil {
-			fmt.Println(err)
-			os.Exit(2)
-		}
-		lim.Cur = 64
-		if err := syscall.Setrlimit(syscall.RLIMIT_NOFILE, &lim); err != nil {
+		if err := limitFiles(64); err != nil {
 			fmt.Println(err)
 			os.Exit(2)
 		}
