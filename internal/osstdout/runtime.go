@@ -95,6 +95,11 @@ var insertions = map[string][]insertion{
 		{fn: "fatal", stmt: fixed("stdioFatal()")},
 		// syscall.Exit, which os.Exit calls after the exit hooks.
 		{fn: "syscall_Exit", stmt: fixed("stdioExit()")},
+		// Windows' console control handler: an event the program does
+		// not take ends it in Windows' default handler.
+		{fn: "ctrlHandler", file: "os_windows.go", stmt: func(p []string) string {
+			return onParam(p, 0, "stdioConsoleCtrl(%s)")
+		}},
 	},
 	"syscall": {
 		{fn: "Dup2", each: true, stmt: ifParam(1, "runtime_stdioFlush()")},

@@ -273,6 +273,7 @@ func TestPatchFilesNamesWhatMoved(t *testing.T) {
 		"print.go":       "package runtime\n\nfunc printlock() {}\n",
 		"runtime.go":     "package runtime\n\nfunc syscall_Exit(code int) {}\n",
 		"signal_unix.go": sighandler("startpanic_m()"),
+		"os_windows.go":  "package runtime\n\nfunc ctrlHandler(_type uint32) uintptr { return 0 }\n",
 	}
 	with := func(name, src string) map[string]string {
 		m := make(map[string]string)
@@ -298,6 +299,8 @@ func TestPatchFilesNamesWhatMoved(t *testing.T) {
 			"go9.99's runtime has 2 funcs printlock"},
 		{"fatal moved to print.go", with("print.go", "package runtime\n\nfunc fatal(s string) {}\n"),
 			"go9.99's runtime has 2 funcs fatal, no func printlock"},
+		{"ctrlHandler moved", with("os_windows.go", "package runtime\n"),
+			"go9.99's runtime has no func ctrlHandler in os_windows.go"},
 		{"sighandler without parameters", with("signal_unix.go", "package runtime\n\nfunc sighandler() { dieFromSignal(sig) }\n"),
 			"go9.99's runtime/signal_unix.go: func sighandler has parameters [], not those its hook uses"},
 	}

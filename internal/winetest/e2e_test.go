@@ -15,6 +15,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -352,6 +353,52 @@ func TestPeerHearsAfterOutput(t *testing.T) {
 			}
 			if diff := cmp.Diff(lines(n), got); diff != "" {
 				t.Errorf("standard output when the peer heard \"done\" (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+// TestCtrlCWritesOut runs the program with a pseudo-terminal as its
+// console and standard output a file, which -stdout buffers fully: it
+// prints lines, then sends its console a Ctrl-C it does not handle, and
+// Windows' default handler ends it. The lines must be in the file, as in
+// the plain build: the runtime's console control handler writes out
+// what os buffers before it declines the event.
+func TestCtrlCWritesOut(t *testing.T) {
+	w := winetest.ForTest(t)
+	plain, stdout := programs(t)
+	const n = 5
+	for _, b := range []struct{ name, exe string }{{"plain build", plain}, {"-stdout build", stdout}} {
+		t.Run(b.name, func(t *testing.T) {
+			master, slave := ptytest.Open(t, 3*time.Minute)
+			out, err := os.Create(filepath.Join(t.TempDir(), "stdout"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer out.Close()
+			stderr := stderrFile(t)
+			cmd := w.Command(b.exe, "ctrlc", strconv.Itoa(n), "-")
+			cmd.Stdin, cmd.Stdout, cmd.Stderr = slave, out, stderr
+			// The terminal is the program's controlling terminal, as a
+			// shell's is: wine makes it the console the event goes to.
+			cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Setctty: true, Ctty: 0}
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			slave.Close()
+			shown := make(chan []byte, 1)
+			go func() {
+				b, _ := ptytest.ReadAll(master)
+				shown <- b
+			}()
+			werr := cmd.Wait()
+			if strings.Contains(readBack(t, stderr), "still running") {
+				t.Fatalf("the program was not ended by its Ctrl-C (%v)\nstderr: %s", werr, readBack(t, stderr))
+			}
+			master.Close()
+			<-shown
+			if diff := cmp.Diff(lines(n), readBack(t, out)); diff != "" {
+				t.Errorf("standard output after the Ctrl-C (-want +got):\n%s", diff)
 			}
 		})
 	}

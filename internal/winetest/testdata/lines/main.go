@@ -4,6 +4,7 @@
 //
 //	lines stream|os N ACKDIR
 //	lines socket N ADDR
+//	lines ctrlc N -
 //
 // "stream" writes through a stream.Writer over os.Stdout and flushes only
 // at the end; "os" writes with fmt.Println (under `stdiobuf build
@@ -17,6 +18,11 @@
 // "socket" prints N lines with fmt.Println, then tells the peer at the
 // TCP address ADDR "done" and waits for it to close the connection: a
 // peer that hears "done" finds the lines written, as in a plain build.
+//
+// "ctrlc" prints N lines with fmt.Println, then sends its console a
+// Ctrl-C, which it does not handle: Windows' default handler ends it,
+// and the lines must be written, as in a plain build. If it is still
+// running 10 seconds later it says so and exits with status 3.
 package main
 
 import (
@@ -41,9 +47,20 @@ func main() {
 	if err != nil {
 		fail(err.Error())
 	}
-	if os.Args[1] == "socket" {
+	switch os.Args[1] {
+	case "socket":
 		tellPeer(n, os.Args[3])
 		return
+	case "ctrlc":
+		for i := 1; i <= n; i++ {
+			fmt.Println("line", i)
+		}
+		if err := ctrlC(); err != nil {
+			fail(err.Error())
+		}
+		time.Sleep(10 * time.Second)
+		fmt.Fprintln(os.Stderr, "lines: still running 10 s after Ctrl-C")
+		os.Exit(3)
 	}
 	ackDir := os.Args[3]
 	var out io.Writer = os.Stdout
