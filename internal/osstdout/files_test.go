@@ -30,20 +30,23 @@ import (
 const runDeadline = 60 * time.Second
 
 // A programSet is one program of testdata built once per test binary in
-// each of several ways, named by the `stdiobuf overlay` arguments that
-// make its overlay (none: the plain go build).
+// each of several ways, named by the `stdiobuf build` flags that build it
+// (plainBuild: the plain go build). The builds go through `stdiobuf
+// build`, not go build -overlay, so that the tests run under another
+// toolchain too (GOTOOLCHAIN=go1.27.3 go test): one in the module cache
+// needs the GOROOT `stdiobuf build` gives it.
 type programSet struct {
 	once sync.Once
 	err  error
 	dir  string            // the directory of the tool and the programs
-	bins map[string]string // the programs, by the overlay's arguments joined by spaces ("-" for none)
-	ovls map[string]string // the overlays, by the same names
+	tool string            // cmd/stdiobuf, built into dir
+	bins map[string]string // the programs, by the flags joined by spaces ("-" for none)
 }
 
-// plainBuild names the build without an overlay in a programSet.
+// plainBuild names the build without stdiobuf in a programSet.
 const plainBuild = "-"
 
-// wayName names a program built in way, after its overlay's arguments:
+// wayName names a program built in way, after its flags:
 // files-plain, files-files, report-build (`stdiobuf build`),
 // report-stdout. Programs print their name in their messages.
 func wayName(way string) string {
@@ -66,34 +69,35 @@ func (s *programSet) build(t *testing.T, name string, ways ...string) map[string
 		if s.dir, s.err = os.MkdirTemp("", "osstdout-"+name+"-"); s.err != nil {
 			return
 		}
-		tool, err := buildTool(s.dir)
-		if err != nil {
-			s.err = err
+		if s.tool, s.err = buildTool(s.dir); s.err != nil {
 			return
 		}
-		s.bins, s.ovls = map[string]string{}, map[string]string{}
+		s.bins = map[string]string{}
 		for _, way := range ways {
-			ovl := ""
-			if way != plainBuild {
-				args := append([]string{"overlay"}, strings.Fields(way)...)
-				out, err := exec.Command(tool, args...).CombinedOutput()
-				if err != nil {
-					s.err = fmt.Errorf("stdiobuf %s: %v\n%s", strings.Join(args, " "), err, out)
-					return
-				}
-				ovl = strings.TrimSpace(string(out))
-			}
 			bin := filepath.Join(s.dir, name+"-"+wayName(way))
-			if s.err = goBuild("build", bin, ovl, "./testdata/"+name); s.err != nil {
+			if s.err = s.buildWith(way, bin, "./testdata/"+name); s.err != nil {
 				return
 			}
-			s.bins[way], s.ovls[way] = bin, ovl
+			s.bins[way] = bin
 		}
 	})
 	if s.err != nil {
 		t.Fatal(s.err)
 	}
 	return s.bins
+}
+
+// buildWith builds pkg as out in way, with more go build flags.
+func (s *programSet) buildWith(way, out, pkg string, flags ...string) error {
+	args := append([]string{"go", "build", "-o", out}, flags...)
+	if way != plainBuild {
+		args = append(append([]string{s.tool, "build"}, strings.Fields(way)...), args[2:]...)
+	}
+	args = append(args, pkg)
+	if b, err := exec.Command(args[0], args[1:]...).CombinedOutput(); err != nil {
+		return fmt.Errorf("%s: %v\n%s", strings.Join(args, " "), err, b)
+	}
+	return nil
 }
 
 var filesBuild struct {
@@ -117,7 +121,7 @@ func filesRace(t *testing.T) string {
 	b := &filesBuild
 	b.raceOnce.Do(func() {
 		b.race = filepath.Join(b.dir, "files-race")
-		b.raceErr = goBuild("build", b.race, b.ovls["-files"], "./testdata/files", "-race")
+		b.raceErr = b.buildWith("-files", b.race, "./testdata/files", "-race")
 	})
 	if b.raceErr != nil {
 		t.Fatal(b.raceErr)
