@@ -89,13 +89,13 @@ func (s *programSet) build(t *testing.T, name string, ways ...string) map[string
 
 // buildWith builds pkg as out in way, with more go build flags.
 func (s *programSet) buildWith(way, out, pkg string, flags ...string) error {
-	args := append([]string{"go", "build", "-o", out}, flags...)
-	if way != plainBuild {
-		args = append(append([]string{s.tool, "build"}, strings.Fields(way)...), args[2:]...)
+	if way == plainBuild {
+		return goBuild("build", out, "", pkg, flags...)
 	}
-	args = append(args, pkg)
-	if b, err := exec.Command(args[0], args[1:]...).CombinedOutput(); err != nil {
-		return fmt.Errorf("%s: %v\n%s", strings.Join(args, " "), err, b)
+	args := append(append([]string{"build"}, strings.Fields(way)...), "-o", out)
+	args = append(append(args, flags...), pkg)
+	if b, err := exec.Command(s.tool, args...).CombinedOutput(); err != nil {
+		return fmt.Errorf("stdiobuf %s: %v\n%s", strings.Join(args, " "), err, b)
 	}
 	return nil
 }

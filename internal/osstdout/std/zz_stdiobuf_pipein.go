@@ -410,18 +410,22 @@ func (l *stdioTeeLock) unlock() {
 	l.mu.Unlock()
 }
 
-// stdioStdinClosed follows a Close of f: if f is the original standard
-// input, whatever waits for stdioReads.tee goes on, to the closed file's
-// error.
-func stdioStdinClosed(f *File) {
-	if !stdioFilesOn || f == nil || f != stdioOut.in {
-		return
-	}
-	l := &stdioReads.tee
+// close lets every waiter go, and every later lock fail: the original
+// standard input is closed.
+func (l *stdioTeeLock) close() {
 	l.mu.Lock()
 	l.closed = true
 	l.free.Broadcast()
 	l.mu.Unlock()
+}
+
+// stdioStdinClosed follows a Close of f: if f is the original standard
+// input, whatever waits for stdioReads.tee goes on, to the closed file's
+// error.
+func stdioStdinClosed(f *File) {
+	if stdioFilesOn && f != nil && f == stdioOut.in {
+		stdioReads.tee.close()
+	}
 }
 
 // stdioStdinChecked reports whether the original standard input's
