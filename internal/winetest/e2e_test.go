@@ -118,14 +118,44 @@ func buildWindows(tool, name, pkg string, flags ...string) (string, error) {
 // stderrFile returns a file for a wine process's standard error: a file,
 // not a pipe, so that waiting for the process never waits for a wine
 // helper that may hold a copy of it.
-func stderrFile(t *testing.T) *os.File {
+func stderrFile(t *testing.T) *os.File { return outFile(t, "stderr") }
+
+// outFile returns a new file called name, closed when the test ends, for
+// a wine process's standard output or error.
+func outFile(t *testing.T, name string) *os.File {
 	t.Helper()
-	f, err := os.Create(filepath.Join(t.TempDir(), "stderr"))
+	f, err := os.Create(filepath.Join(t.TempDir(), name))
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { f.Close() })
 	return f
+}
+
+// winPath is path, a file of this system, as a wine program names it:
+// on drive Z:, wine's view of /.
+func winPath(path string) string { return "Z:" + strings.ReplaceAll(path, "/", `\`) }
+
+// acceptDone waits for the program's connection to ln and for the line
+// "done" on it, and returns the connection; it fails the test, with the
+// text of the file stderr if not nil, if either does not come.
+func acceptDone(t *testing.T, ln net.Listener, stderr *os.File) net.Conn {
+	t.Helper()
+	ln.(*net.TCPListener).SetDeadline(time.Now().Add(3 * time.Minute))
+	c, err := ln.Accept()
+	if err != nil {
+		said := ""
+		if stderr != nil {
+			said = readBack(t, stderr)
+		}
+		t.Fatalf("no connection from the program: %v\nstderr: %s", err, said)
+	}
+	c.SetDeadline(time.Now().Add(time.Minute))
+	if line, err := bufio.NewReader(c).ReadString('\n'); err != nil || line != "done\n" {
+		c.Close()
+		t.Fatalf("the program said %q, %v", line, err)
+	}
+	return c
 }
 
 func readBack(t *testing.T, f *os.File) string {
@@ -326,31 +356,16 @@ func TestPeerHearsAfterOutput(t *testing.T) {
 				t.Fatal(err)
 			}
 			defer ln.Close()
-			out, err := os.Create(filepath.Join(t.TempDir(), "stdout"))
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer out.Close()
-			stderr := stderrFile(t)
+			out, stderr := outFile(t, "stdout"), stderrFile(t)
 			cmd := w.Command(b.exe, "socket", strconv.Itoa(n), ln.Addr().String())
 			cmd.Stdout, cmd.Stderr = out, stderr
 			if err := cmd.Start(); err != nil {
 				t.Fatal(err)
 			}
 			defer cmd.Wait()
-			ln.(*net.TCPListener).SetDeadline(time.Now().Add(3 * time.Minute))
-			c, err := ln.Accept()
-			if err != nil {
-				cmd.Process.Kill()
-				t.Fatalf("no connection from the program: %v\nstderr: %s", err, readBack(t, stderr))
-			}
-			c.SetDeadline(time.Now().Add(time.Minute))
-			msg, err := bufio.NewReader(c).ReadString('\n')
+			c := acceptDone(t, ln, stderr)
 			got := readBack(t, out)
 			c.Close()
-			if err != nil || msg != "done\n" {
-				t.Fatalf("the program said %q, %v", msg, err)
-			}
 			if diff := cmp.Diff(lines(n), got); diff != "" {
 				t.Errorf("standard output when the peer heard \"done\" (-want +got):\n%s", diff)
 			}
@@ -371,12 +386,7 @@ func TestCtrlCWritesOut(t *testing.T) {
 	for _, b := range []struct{ name, exe string }{{"plain build", plain}, {"-stdout build", stdout}} {
 		t.Run(b.name, func(t *testing.T) {
 			master, slave := ptytest.Open(t, 3*time.Minute)
-			out, err := os.Create(filepath.Join(t.TempDir(), "stdout"))
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer out.Close()
-			stderr := stderrFile(t)
+			out, stderr := outFile(t, "stdout"), stderrFile(t)
 			cmd := w.Command(b.exe, "ctrlc", strconv.Itoa(n), "-")
 			cmd.Stdin, cmd.Stdout, cmd.Stderr = slave, out, stderr
 			// The terminal is the program's controlling terminal, as a

@@ -5,7 +5,6 @@ package winetest_test
 import (
 	"bufio"
 	"fmt"
-	"io"
 	"net"
 	"os"
 	"os/exec"
@@ -56,8 +55,8 @@ func runFilesCase(t *testing.T, w *winetest.Wine, exe string, c []string, trace,
 		t.Fatal(err)
 	}
 	defer in.Close()
-	winPath := "Z:" + strings.ReplaceAll(path, "/", `\`)
-	cmd := w.Command(exe, append([]string{c[0], winPath}, c[1:]...)...)
+	name := winPath(path)
+	cmd := w.Command(exe, append([]string{c[0], name}, c[1:]...)...)
 	if trace != "" {
 		strace, err := exec.LookPath("strace")
 		if err != nil {
@@ -68,7 +67,7 @@ func runFilesCase(t *testing.T, w *winetest.Wine, exe string, c []string, trace,
 	}
 	cmd.Env = append(cmd.Env, "STDIOBUF_MAXDELAY=none")
 	cmd.Stdin = in
-	stdout, stderr := stderrFile(t), stderrFile(t)
+	stdout, stderr := outFile(t, "stdout"), stderrFile(t)
 	cmd.Stdout, cmd.Stderr = stdout, stderr
 	status, err := winetest.ExitCode(cmd.Run())
 	if err != nil {
@@ -78,7 +77,7 @@ func runFilesCase(t *testing.T, w *winetest.Wine, exe string, c []string, trace,
 	if err != nil {
 		t.Fatal(err)
 	}
-	return filesRun{File: string(b), Stdout: strings.ReplaceAll(readBack(t, stdout), winPath, "FILE"), Status: status}
+	return filesRun{File: string(b), Stdout: strings.ReplaceAll(readBack(t, stdout), name, "FILE"), Status: status}
 }
 
 // TestFilesSameAsPlain runs, under wine, the cases of testdata/files
@@ -179,7 +178,7 @@ func TestFilesPeerSeesFile(t *testing.T) {
 func fileAtDone(t *testing.T, w *winetest.Wine, exe, c string) string {
 	t.Helper()
 	path := filepath.Join(t.TempDir(), "file")
-	args := []string{c, "Z:" + strings.ReplaceAll(path, "/", `\`)}
+	args := []string{c, winPath(path)}
 	var ln net.Listener
 	if c == "socket" {
 		var err error
@@ -203,19 +202,10 @@ func fileAtDone(t *testing.T, w *winetest.Wine, exe, c string) string {
 	errW.Close()
 	defer cmd.Wait()
 	defer cmd.Process.Kill()
-	var said io.Reader = errR
-	if ln != nil {
-		ln.(*net.TCPListener).SetDeadline(time.Now().Add(3 * time.Minute))
-		conn, err := ln.Accept()
-		if err != nil {
-			t.Fatalf("no connection from the program: %v", err)
-		}
-		defer conn.Close()
-		said = conn
-	}
 	errR.SetDeadline(time.Now().Add(3 * time.Minute))
-	line, err := bufio.NewReader(said).ReadString('\n')
-	if err != nil || line != "done\n" {
+	if ln != nil {
+		defer acceptDone(t, ln, nil).Close()
+	} else if line, err := bufio.NewReader(errR).ReadString('\n'); err != nil || line != "done\n" {
 		t.Fatalf("the program said %q, %v", line, err)
 	}
 	b, err := os.ReadFile(path)
