@@ -95,7 +95,8 @@ const fileStruct = "file"
 // is the same file as the original standard output, decided once per
 // *File; fileField, the state of the file's own write buffer under
 // -files (whether it has one, and the buffer); readField, the state of
-// its read buffer under -files.
+// its read buffer under -files; kindField, what an operation on the file
+// can see under -files (its identity).
 const (
 	aliasField = "stdioAlias"
 	aliasType  = "stdioAliasState"
@@ -103,11 +104,13 @@ const (
 	fileType   = "stdioFileState"
 	readField  = "stdioRead"
 	readType   = "stdioReadState"
+	kindField  = "stdioKind"
+	kindType   = "stdioKindState"
 )
 
 // addedFields are the fields the patch adds to fileStruct, name and type,
 // in order.
-var addedFields = [][2]string{{aliasField, aliasType}, {fileField, fileType}, {readField, readType}}
+var addedFields = [][2]string{{aliasField, aliasType}, {fileField, fileType}, {readField, readType}, {kindField, kindType}}
 
 // rawPrefix is what a wrapped name is renamed to: Write becomes stdioRawWrite.
 const rawPrefix = "stdioRaw"

@@ -10,6 +10,7 @@ package os
 
 import (
 	"internal/syscall/unix"
+	"sync"
 	"syscall"
 	"unsafe"
 )
@@ -34,6 +35,21 @@ func init() {
 		close: func(fd int) { syscall.Close(fd) },
 	}
 	stdioRdev = stdioLinuxRdev
+	stdioIDOf = stdioLinuxIDOf
+	stdioRefreshEntry = stdioLinuxRefreshEntry
+	stdioFSTrusted = stdioLinuxTrust.trusted
+	stdioFstatfsType = func(f *File, t *int64) error {
+		var st syscall.Statfs_t
+		err := ignoringEINTR(func() error { return syscall.Fstatfs(f.pfd.Sysfd, &st) })
+		*t = int64(st.Type)
+		return err
+	}
+	stdioStatfsType = func(name string, t *int64) error {
+		var st syscall.Statfs_t
+		err := ignoringEINTR(func() error { return syscall.Statfs(name, &st) })
+		*t = int64(st.Type)
+		return err
+	}
 }
 
 // stdioLinuxPlainKind is stdioPlainKind on Linux: f is not open for
@@ -350,4 +366,91 @@ func stdioLinuxRdev(fi FileInfo) (uint64, bool) {
 		return 0, false
 	}
 	return uint64(st.Rdev), true
+}
+
+// stdioLinuxIDOf is stdioIDOf on Linux: a regular file's st_dev and
+// st_ino, a block device's st_rdev; and the st_dev of its file system.
+func stdioLinuxIDOf(fi FileInfo) (stdioFileID, uint64, bool) {
+	st, ok := fi.Sys().(*syscall.Stat_t)
+	if !ok {
+		return stdioFileID{}, 0, false
+	}
+	switch m := fi.Mode(); {
+	case m.IsRegular():
+		return stdioFileID{uint64(st.Dev), uint64(st.Ino)}, uint64(st.Dev), true
+	case m&ModeType == ModeDevice:
+		return stdioFileID{uint64(st.Rdev), stdioDeviceIno}, uint64(st.Dev), true
+	}
+	return stdioFileID{}, 0, false
+}
+
+// stdioLinuxTrust is what stdioFSTrusted has learnt of the file systems
+// with anonymous device numbers, by device.
+var stdioLinuxTrust stdioTrustCache
+
+// stdioTrustCache holds, by device, whether a file system's identities
+// are trusted.
+type stdioTrustCache struct {
+	mu sync.Mutex      // guards m; never held across a system call
+	m  map[uint64]bool // by st_dev, for devices of major number 0
+}
+
+// Magic numbers of the file systems with anonymous device numbers whose
+// files have one identity each (statfs(2)'s f_type).
+const (
+	stdioTmpfsMagic = 0x01021994
+	stdioRamfsMagic = 0x858458f6
+	stdioBtrfsMagic = 0x9123683e
+)
+
+// trusted is stdioFSTrusted on Linux. A file system on a block device
+// (a device number of major number other than 0: ext4, XFS) gives each
+// file one identity, whatever bind mounts show it. One with an
+// anonymous device number (major 0) is tmpfs, ramfs or btrfs, which do
+// too, or overlayfs, NFS, FUSE, CIFS, 9p, whose files may also be seen
+// through another identity (overlayfs's layers, a server's other
+// exports); statfs tells them apart, once per device, and a device
+// whose type cannot be asked is not trusted and not remembered.
+func (c *stdioTrustCache) trusted(dev uint64, statfs func(*int64) error) bool {
+	if (dev>>8)&0xfff|(dev>>32)&^0xfff != 0 {
+		return true
+	}
+	c.mu.Lock()
+	v, ok := c.m[dev]
+	c.mu.Unlock()
+	if ok {
+		return v
+	}
+	var t int64
+	if statfs(&t) != nil {
+		return false
+	}
+	switch uint32(t) {
+	case stdioTmpfsMagic, stdioRamfsMagic, stdioBtrfsMagic:
+		v = true
+	}
+	c.mu.Lock()
+	if c.m == nil {
+		c.m = make(map[uint64]bool)
+	}
+	c.m[dev] = v
+	c.mu.Unlock()
+	return v
+}
+
+// stdioLinuxRefreshEntry is stdioRefreshEntry on Linux: a unixDirent
+// that holds its FileInfo (read with the listing) gets a new one if its
+// file was written out.
+func stdioLinuxRefreshEntry(d DirEntry) {
+	u, ok := d.(*unixDirent)
+	if !ok || u.info == nil {
+		return
+	}
+	name := u.parent + "/" + u.name
+	if !stdioSeen(u.info, stdioStatfsOf(name)) {
+		return
+	}
+	if fi, err := stdioRawLstat(name); err == nil {
+		u.info = fi
+	}
 }

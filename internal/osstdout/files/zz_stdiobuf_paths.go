@@ -3,11 +3,18 @@
 // This file is added to package os by `stdiobuf build -files`. The
 // generator renames the toolchain's own names in internal/osstdout's
 // FilesMethods and FilesFuncs to stdioRaw<Name>; the ones here take their
-// place and write out every buffered file first (stdioFilesFlush; the path
-// operations also standard output, where it is a regular file:
-// stdioBeforePath): what reads a file's contents or its metadata, changes
-// or names it sees every byte written before. (A signal sent is
-// -stdout's: zz_stdiobuf_methods.go.)
+// place and write out what each can see of a buffered file first, by
+// identity (zz_stdiobuf_ident.go): what returns a file's metadata runs
+// first and again if it found a file that was then written out
+// (stdioStatRun), so that its result is the plain build's at no extra
+// call; what changes or names the file a path reaches stats the path
+// first (stdioBeforeName), while a buffer holds bytes; an open writes
+// out nothing (the new *File's first operation does, stdioFilesBefore),
+// but one with O_TRUNC makes sure no buffered byte outlives the
+// truncation (stdioTruncated); what makes a name or lists a directory
+// sees no buffered byte. Standard output, where it is a regular file,
+// is one more buffered file. (A signal sent is -stdout's:
+// zz_stdiobuf_methods.go.)
 
 package os
 
@@ -16,10 +23,10 @@ import (
 	"time"
 )
 
-// ReadAt writes out the write buffers but gives back no read buffer: it
-// does not see the file's offset.
+// ReadAt writes out f's file but gives back no read buffer: it does not
+// see the file's offset.
 func (f *File) ReadAt(b []byte, off int64) (n int, err error) {
-	stdioFilesWriteOut()
+	stdioFilesBeforeRead(f)
 	return f.stdioRawReadAt(b, off)
 }
 
@@ -31,108 +38,165 @@ func (f *File) WriteTo(w io.Writer) (n int64, err error) {
 	return f.stdioRawWriteTo(w)
 }
 
+// ReadDir and Readdirnames list names and types, which no buffered byte
+// changes; an entry's Info is Lstat's, unless ReadDir read it at once
+// (in a directory opened in a Root, or where the file system gives no
+// types), and then stdioRefreshEntry runs it again for a file it
+// writes out. Readdir's FileInfos are lstat's, likewise.
 func (f *File) ReadDir(n int) ([]DirEntry, error) {
-	stdioFilesFlush()
-	return f.stdioRawReadDir(n)
+	if stdioPathDirty() && stdioRefreshEntry == nil {
+		stdioWriteOutAll()
+	}
+	ds, err := f.stdioRawReadDir(n)
+	if stdioPathDirty() && stdioRefreshEntry != nil {
+		for _, d := range ds {
+			stdioRefreshEntry(d)
+		}
+	}
+	return ds, err
 }
 
 func (f *File) Readdir(n int) ([]FileInfo, error) {
-	stdioFilesFlush()
-	return f.stdioRawReaddir(n)
+	fis, err := f.stdioRawReaddir(n)
+	if stdioPathDirty() {
+		for i, fi := range fis {
+			name := f.Name() + "/" + fi.Name()
+			if !stdioSeen(fi, stdioStatfsOf(name)) {
+				continue
+			}
+			if again, err := stdioRawLstat(name); err == nil {
+				fis[i] = again
+			}
+		}
+	}
+	return fis, err
 }
 
 func (f *File) Readdirnames(n int) (names []string, err error) {
-	stdioFilesFlush()
 	return f.stdioRawReaddirnames(n)
 }
 
 func Stat(name string) (FileInfo, error) {
-	stdioBeforePath()
-	return stdioRawStat(name)
+	return stdioStatRun(stdioStatfsOf(name), func() (FileInfo, error) { return stdioRawStat(name) })
 }
 
 func Lstat(name string) (FileInfo, error) {
-	stdioBeforePath()
-	return stdioRawLstat(name)
+	return stdioStatRun(stdioStatfsOf(name), func() (FileInfo, error) { return stdioRawLstat(name) })
 }
 
 // OpenFile is also Open, Create, ReadFile, WriteFile and CreateTemp's.
 func OpenFile(name string, flag int, perm FileMode) (*File, error) {
-	stdioBeforePath()
-	return stdioRawOpenFile(name, flag, perm)
+	f, err := stdioRawOpenFile(name, flag, perm)
+	if err == nil && flag&O_TRUNC != 0 {
+		stdioTruncated(f)
+	}
+	return f, err
 }
 
+// Rename announces the file at oldpath under a new name: it is written
+// out first.
 func Rename(oldpath, newpath string) error {
-	stdioBeforePath()
+	stdioBeforeName(stdioStatfsOf(oldpath), func() (FileInfo, error) { return stdioRawStat(oldpath) })
 	return stdioRawRename(oldpath, newpath)
 }
 
+// Link names the file at oldname (link(2) does not follow a symbolic
+// link) again.
 func Link(oldname, newname string) error {
-	stdioBeforePath()
+	stdioBeforeName(stdioStatfsOf(oldname), func() (FileInfo, error) { return stdioRawLstat(oldname) })
 	return stdioRawLink(oldname, newname)
 }
 
+// Symlink names the file oldname reaches, relative to newname's
+// directory.
 func Symlink(oldname, newname string) error {
-	stdioBeforePath()
+	target := oldname
+	if !IsPathSeparator(stdioFirst(oldname)) {
+		target = stdioDir(newname) + oldname
+	}
+	stdioBeforeName(stdioStatfsOf(target), func() (FileInfo, error) { return stdioRawStat(target) })
 	return stdioRawSymlink(oldname, newname)
 }
 
+// Readlink reads a link, which no buffered byte changes.
 func Readlink(name string) (string, error) {
-	stdioBeforePath()
 	return stdioRawReadlink(name)
 }
 
 func Remove(name string) error {
-	stdioBeforePath()
+	stdioBeforeName(stdioStatfsOf(name), func() (FileInfo, error) { return stdioRawLstat(name) })
 	return stdioRawRemove(name)
 }
 
+// RemoveAll may remove any file under path: everything is written out.
 func RemoveAll(path string) error {
 	stdioBeforePath()
 	return stdioRawRemoveAll(path)
 }
 
 func Truncate(name string, size int64) error {
-	stdioBeforePath()
+	stdioBeforeName(stdioStatfsOf(name), func() (FileInfo, error) { return stdioRawStat(name) })
 	return stdioRawTruncate(name, size)
 }
 
 func Chmod(name string, mode FileMode) error {
-	stdioBeforePath()
+	stdioBeforeName(stdioStatfsOf(name), func() (FileInfo, error) { return stdioRawStat(name) })
 	return stdioRawChmod(name, mode)
 }
 
 func Chown(name string, uid, gid int) error {
-	stdioBeforePath()
+	stdioBeforeName(stdioStatfsOf(name), func() (FileInfo, error) { return stdioRawStat(name) })
 	return stdioRawChown(name, uid, gid)
 }
 
 func Lchown(name string, uid, gid int) error {
-	stdioBeforePath()
+	stdioBeforeName(stdioStatfsOf(name), func() (FileInfo, error) { return stdioRawLstat(name) })
 	return stdioRawLchown(name, uid, gid)
 }
 
 func Chtimes(name string, atime time.Time, mtime time.Time) error {
-	stdioBeforePath()
+	stdioBeforeName(stdioStatfsOf(name), func() (FileInfo, error) { return stdioRawStat(name) })
 	return stdioRawChtimes(name, atime, mtime)
 }
 
+// Mkdir, MkdirAll, MkdirTemp and ReadDir make or list names: no
+// buffered byte is seen through them.
 func Mkdir(name string, perm FileMode) error {
-	stdioBeforePath()
 	return stdioRawMkdir(name, perm)
 }
 
 func MkdirAll(path string, perm FileMode) error {
-	stdioBeforePath()
 	return stdioRawMkdirAll(path, perm)
 }
 
 func MkdirTemp(dir, pattern string) (string, error) {
-	stdioBeforePath()
 	return stdioRawMkdirTemp(dir, pattern)
 }
 
 func ReadDir(name string) ([]DirEntry, error) {
-	stdioBeforePath()
 	return stdioRawReadDir(name)
+}
+
+// stdioRefreshEntry, where the target's own file sets it (Unix: its
+// sys_linux.go), writes out the file whose metadata a DirEntry read at
+// once, if it holds bytes, and reads the metadata again. Where it is
+// nil, ReadDir writes out everything first.
+var stdioRefreshEntry func(d DirEntry)
+
+// stdioFirst is name's first byte, 0 if it is empty.
+func stdioFirst(name string) byte {
+	if name == "" {
+		return 0
+	}
+	return name[0]
+}
+
+// stdioDir is name's directory with its final separator, "" if name has
+// none.
+func stdioDir(name string) string {
+	i := len(name) - 1
+	for i >= 0 && !IsPathSeparator(name[i]) {
+		i--
+	}
+	return name[:i+1]
 }

@@ -3,9 +3,10 @@
 // This file is added to package os by `stdiobuf build -files`: os.Root's
 // path operations, which reach the kernel through the root's descriptor
 // (openat, fstatat, renameat...) and not through os's package-level ones,
-// write out every buffered file first (stdioBeforePath), as those do.
-// Root.FS's methods and OpenInRoot go through these. The generator
-// renames the toolchain's own methods (internal/osstdout's
+// write out what they can see of a buffered file first, by the rules of
+// the package-level ones (zz_stdiobuf_paths.go), with the root's own
+// stat for the path. Root.FS's methods and OpenInRoot go through these.
+// The generator renames the toolchain's own methods (internal/osstdout's
 // FilesRootMethods and FilesRootFuncs) to stdioRaw<Name>, and drops from
 // this file the wrapper of each one a release lacks.
 
@@ -14,72 +15,73 @@ package os
 import "time"
 
 func OpenRoot(name string) (*Root, error) {
-	stdioBeforePath()
 	return stdioRawOpenRoot(name)
 }
 
 func (r *Root) OpenRoot(name string) (*Root, error) {
-	stdioBeforePath()
 	return r.stdioRawOpenRoot(name)
 }
 
+// Open, Create, ReadFile and WriteFile open through r.OpenFile.
 func (r *Root) Open(name string) (*File, error) {
-	stdioBeforePath()
 	return r.stdioRawOpen(name)
 }
 
 func (r *Root) Create(name string) (*File, error) {
-	stdioBeforePath()
 	return r.stdioRawCreate(name)
 }
 
 func (r *Root) OpenFile(name string, flag int, perm FileMode) (*File, error) {
-	stdioBeforePath()
-	return r.stdioRawOpenFile(name, flag, perm)
+	f, err := r.stdioRawOpenFile(name, flag, perm)
+	if err == nil && flag&O_TRUNC != 0 {
+		stdioTruncated(f)
+	}
+	return f, err
 }
 
 func (r *Root) ReadFile(name string) ([]byte, error) {
-	stdioBeforePath()
 	return r.stdioRawReadFile(name)
 }
 
 func (r *Root) WriteFile(name string, data []byte, perm FileMode) error {
-	stdioBeforePath()
 	return r.stdioRawWriteFile(name, data, perm)
 }
 
+// Stat and Lstat give no name that statfs could ask: a file on an
+// unknown file system of anonymous device number counts as untrusted.
 func (r *Root) Stat(name string) (FileInfo, error) {
-	stdioBeforePath()
-	return r.stdioRawStat(name)
+	return stdioStatRun(stdioNoStatfs, func() (FileInfo, error) { return r.stdioRawStat(name) })
 }
 
 func (r *Root) Lstat(name string) (FileInfo, error) {
-	stdioBeforePath()
-	return r.stdioRawLstat(name)
+	return stdioStatRun(stdioNoStatfs, func() (FileInfo, error) { return r.stdioRawLstat(name) })
 }
 
 func (r *Root) Readlink(name string) (string, error) {
-	stdioBeforePath()
 	return r.stdioRawReadlink(name)
 }
 
 func (r *Root) Rename(oldname, newname string) error {
-	stdioBeforePath()
+	stdioBeforeName(stdioNoStatfs, func() (FileInfo, error) { return r.stdioRawStat(oldname) })
 	return r.stdioRawRename(oldname, newname)
 }
 
 func (r *Root) Link(oldname, newname string) error {
-	stdioBeforePath()
+	stdioBeforeName(stdioNoStatfs, func() (FileInfo, error) { return r.stdioRawLstat(oldname) })
 	return r.stdioRawLink(oldname, newname)
 }
 
 func (r *Root) Symlink(oldname, newname string) error {
-	stdioBeforePath()
+	if IsPathSeparator(stdioFirst(oldname)) {
+		stdioBeforeName(stdioNoStatfs, func() (FileInfo, error) { return stdioRawStat(oldname) })
+	} else {
+		stdioBeforeName(stdioNoStatfs, func() (FileInfo, error) { return r.stdioRawStat(stdioDir(newname) + oldname) })
+	}
 	return r.stdioRawSymlink(oldname, newname)
 }
 
 func (r *Root) Remove(name string) error {
-	stdioBeforePath()
+	stdioBeforeName(stdioNoStatfs, func() (FileInfo, error) { return r.stdioRawLstat(name) })
 	return r.stdioRawRemove(name)
 }
 
@@ -89,31 +91,29 @@ func (r *Root) RemoveAll(name string) error {
 }
 
 func (r *Root) Mkdir(name string, perm FileMode) error {
-	stdioBeforePath()
 	return r.stdioRawMkdir(name, perm)
 }
 
 func (r *Root) MkdirAll(name string, perm FileMode) error {
-	stdioBeforePath()
 	return r.stdioRawMkdirAll(name, perm)
 }
 
 func (r *Root) Chmod(name string, mode FileMode) error {
-	stdioBeforePath()
+	stdioBeforeName(stdioNoStatfs, func() (FileInfo, error) { return r.stdioRawStat(name) })
 	return r.stdioRawChmod(name, mode)
 }
 
 func (r *Root) Chown(name string, uid, gid int) error {
-	stdioBeforePath()
+	stdioBeforeName(stdioNoStatfs, func() (FileInfo, error) { return r.stdioRawStat(name) })
 	return r.stdioRawChown(name, uid, gid)
 }
 
 func (r *Root) Lchown(name string, uid, gid int) error {
-	stdioBeforePath()
+	stdioBeforeName(stdioNoStatfs, func() (FileInfo, error) { return r.stdioRawLstat(name) })
 	return r.stdioRawLchown(name, uid, gid)
 }
 
 func (r *Root) Chtimes(name string, atime time.Time, mtime time.Time) error {
-	stdioBeforePath()
+	stdioBeforeName(stdioNoStatfs, func() (FileInfo, error) { return r.stdioRawStat(name) })
 	return r.stdioRawChtimes(name, atime, mtime)
 }

@@ -94,6 +94,7 @@ type stdioBuffer struct {
 	whole bool          // a write(2) never carries part of one Write (O_APPEND records stay whole); set once
 	dirty *atomic.Int32 // counts the buffers that hold bytes, this one among them while pending; nil: not counted; set once
 	loose bool          // raw.f is held only while w holds bytes or a write is under way: an empty buffer keeps no file alive; set once
+	file  *stdioFileBuf // the file buffer this is, whose changes of pending the file set records (-files); nil for standard output; set once
 
 	mu  sync.Mutex // guards every field below but pending; never held across a system call
 	wmu sync.Mutex // held by the busy goroutine across its write(2); taken under mu only while !busy
@@ -274,6 +275,9 @@ func (b *stdioBuffer) setPending(v bool) {
 		return
 	}
 	b.pending.Store(v)
+	if b.file != nil {
+		stdioFiles.owe(b.file, v)
+	}
 	if b.dirty == nil {
 		return
 	}

@@ -68,15 +68,19 @@ func (st *stdioFileState) buffered() bool {
 // stdioFileBuf is the buffer of one regular file.
 type stdioFileBuf struct {
 	stdioBuffer
-	info FileInfo // the file's fstat when it was decided: what a later file is compared with
-	name string   // the file's name, for the message at exit
+	info    FileInfo    // the file's fstat when it was decided: what a later file is compared with
+	name    string      // the file's name, for the message at exit
+	id      stdioFileID // the file's identity, with hasID
+	hasID   bool        // the target gave the file an identity (stdioIDOf)
+	trusted bool        // the file's identity is trusted: an operation that reaches the file by another identity is not possible
 }
 
 // stdioFileSet is every file that has a buffer.
 type stdioFileSet struct {
-	mu    sync.Mutex               // serialises the decisions and the changes of list, and of the read set's
-	list  stdioList[*stdioFileBuf] // the buffers of the files neither closed nor freed
-	dirty atomic.Int32             // how many buffers hold bytes (their pending)
+	mu           sync.Mutex                 // serialises the decisions and the changes of all, and of the read set's
+	all          map[*stdioFileBuf]struct{} // the buffers of the files neither closed nor freed
+	dirty        atomic.Int32               // how many buffers hold bytes (their pending)
+	stdioIDIndex                            // the buffers by identity, write and read, and the write buffers that hold bytes
 }
 
 var stdioFiles stdioFileSet
@@ -154,7 +158,7 @@ func stdioFilesWriteOut() {
 // (mu held, the buffer idle; lock reports false, holding nothing, where
 // it gives up). A flush's error stays in the file's Writer.
 func (r *stdioFileSet) flushEach(lock func(b *stdioFileBuf) bool) {
-	for _, b := range r.buffers() {
+	for _, b := range r.owing() {
 		if !b.pending.Load() || !lock(b) {
 			continue
 		}
@@ -233,10 +237,30 @@ func (l *stdioList[T]) holds(fi FileInfo) bool {
 func (b *stdioFileBuf) fileInfo() FileInfo { return b.info }
 
 // buffers returns the buffers of the files neither closed nor freed.
-func (r *stdioFileSet) buffers() []*stdioFileBuf { return r.list.all() }
+func (r *stdioFileSet) buffers() []*stdioFileBuf {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	bs := make([]*stdioFileBuf, 0, len(r.all))
+	for b := range r.all {
+		bs = append(bs, b)
+	}
+	return bs
+}
 
-// holds reports whether a file that has a buffer is the same file as fi.
-func (r *stdioFileSet) holds(fi FileInfo) bool { return r.list.holds(fi) }
+// holds reports whether a file that has a buffer is the same file as fi:
+// by identity where the target gives one, else by stdioSameFile with
+// each. The caller holds r.mu.
+func (r *stdioFileSet) holds(fi FileInfo) bool {
+	if id, _, ok := stdioIDOfFile(fi); ok {
+		return r.owners(id).w != nil
+	}
+	for b := range r.all {
+		if stdioSameFile(b.info, fi) {
+			return true
+		}
+	}
+	return false
+}
 
 // decide decides whether f gets a buffer, once, and returns it. A file
 // open for reading and writing that reads through a buffer reads plainly
@@ -260,7 +284,13 @@ func (r *stdioFileSet) decide(f *File) *stdioFileBuf {
 	st.buf = b
 	st.v.Store(stdioFileBuffered)
 	runtime.AddCleanup(f.file, stdioForget, b)
-	r.list.add(b)
+	if r.all == nil {
+		r.all = make(map[*stdioFileBuf]struct{})
+	}
+	r.all[b] = struct{}{}
+	if b.hasID {
+		r.index(b.id, b, nil)
+	}
 	return b
 }
 
@@ -292,8 +322,14 @@ func (r *stdioFileSet) choose(f *File) *stdioFileBuf {
 	if r.holds(fi) || stdioReads.holds(fi) {
 		return nil
 	}
+	stdioIdentify(f, fi)
 	b := &stdioFileBuf{info: fi, name: f.Name()}
-	b.whole, b.dirty, b.loose = true, &r.dirty, true
+	b.id, b.hasID = f.stdioKind.id, f.stdioKind.kind.Load() == stdioKindFile
+	if !b.hasID {
+		b.id, _, b.hasID = stdioIDOfFile(fi)
+	}
+	b.trusted = f.stdioKind.kind.Load() == stdioKindFile
+	b.whole, b.dirty, b.loose, b.file = true, &r.dirty, true, b
 	b.raw.f = f
 	b.w = bufio.NewWriter(&b.raw)
 	b.raw.f = nil // empty: the first write holds f
@@ -305,7 +341,10 @@ func (r *stdioFileSet) choose(f *File) *stdioFileBuf {
 func (r *stdioFileSet) remove(b *stdioFileBuf) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	r.list.remove(b)
+	delete(r.all, b)
+	if b.hasID {
+		r.unindex(b.id, b, nil)
+	}
 }
 
 // fire is the bound's fire for the files: each buffer whose oldest byte
@@ -315,10 +354,8 @@ func (r *stdioFileSet) fire() {
 	if !stdioFilesOn || r.dirty.Load() == 0 {
 		return
 	}
-	for _, b := range r.buffers() {
-		if b.pending.Load() {
-			b.fireDue()
-		}
+	for _, b := range r.owing() {
+		b.fireDue()
 	}
 }
 

@@ -27,14 +27,14 @@ func (f *File) Write(b []byte) (n int, err error) {
 	if fb := stdioFileOf(f); fb != nil {
 		return fb.write(f, b)
 	}
-	stdioFilesFlush()
+	stdioFilesBefore(f)
 	stdioOut.beforeWrite(f)
 	return f.stdioRawWrite(b)
 }
 
 // WriteAt flushes the original standard output first.
 func (f *File) WriteAt(b []byte, off int64) (n int, err error) {
-	stdioFilesFlush()
+	stdioFilesBefore(f)
 	stdioOut.flushBefore(f)
 	stdioOut.beforeWrite(f)
 	return f.stdioRawWriteAt(b, off)
@@ -64,9 +64,12 @@ func (f *File) Read(b []byte) (n int, err error) {
 		}
 	}
 	stdioPipeReader(f)
-	stdioFilesFlush()
+	stdioFilesBefore(f)
 	stdioOut.beforeRead(f)
 	if n, err, retry := stdioReadRaw(f, b, rb != nil); !retry {
+		if n < len(b) {
+			stdioReadShort(f)
+		}
 		return n, err
 	}
 	return f.Read(b)
@@ -82,6 +85,9 @@ func (f *File) Read(b []byte) (n int, err error) {
 //
 // Sync, Seek, Stat, Truncate, Chmod and Chown on the original standard
 // output flush it first, so that they see every byte written before.
+// Under -files they, a plain Read or Write and Close write out what they
+// can see (stdioFilesBefore): a regular file's own buffer, everything
+// for a pipe, a socket or a terminal.
 func (f *File) Fd() uintptr {
 	stdioOut.seeing(f)
 	return f.stdioRawFd()
@@ -110,36 +116,35 @@ func (f *File) Sync() error {
 			return err
 		}
 	}
-	stdioFilesFlush()
+	stdioFilesBefore(f)
 	return f.stdioRawSync()
 }
 
 func (f *File) Seek(offset int64, whence int) (ret int64, err error) {
-	stdioFilesFlush()
+	stdioFilesBefore(f)
 	stdioOut.flushBefore(f)
 	return f.stdioRawSeek(offset, whence)
 }
 
 func (f *File) Stat() (FileInfo, error) {
-	stdioFilesFlush()
 	stdioOut.flushBefore(f)
-	return f.stdioRawStat()
+	return stdioStatFile(f, f.stdioRawStat)
 }
 
 func (f *File) Truncate(size int64) error {
-	stdioFilesFlush()
+	stdioFilesBefore(f)
 	stdioOut.flushBefore(f)
 	return f.stdioRawTruncate(size)
 }
 
 func (f *File) Chmod(mode FileMode) error {
-	stdioFilesFlush()
+	stdioFilesBefore(f)
 	stdioOut.flushBefore(f)
 	return f.stdioRawChmod(mode)
 }
 
 func (f *File) Chown(uid, gid int) error {
-	stdioFilesFlush()
+	stdioFilesBefore(f)
 	stdioOut.flushBefore(f)
 	return f.stdioRawChown(uid, gid)
 }
@@ -148,7 +153,7 @@ func (f *File) Chown(uid, gid int) error {
 // reports a failed flush as fclose(3) does; later writes go straight to
 // the closed file and fail as they did without the buffer.
 func (f *File) Close() error {
-	stdioFilesFlush()
+	stdioFilesBefore(f)
 	stdioReadClose(f)
 	if f != nil && f.stdioFile.buffered() {
 		ferr := f.stdioFile.buf.close()

@@ -152,6 +152,18 @@ func stdioReadOf(f *File, n int) *stdioReadBuf {
 	return stdioReads.decide(f)
 }
 
+// stdioReadShort records that a plain Read of f returned fewer bytes
+// than asked for: a regular file does that only at its end, so the small
+// Read that counted toward the decision does not count, and a file read
+// whole in small pieces (os.ReadFile of a small file: its contents, then
+// the end) pays no decision. Standard input, which may be a pipe whose
+// Reads are short, counts every small Read.
+func stdioReadShort(f *File) {
+	if stdioFilesOn && f != nil && f != stdioOut.in {
+		f.stdioRead.v.CompareAndSwap(stdioReadOnce, stdioReadFresh)
+	}
+}
+
 func (b *stdioReadBuf) fileInfo() FileInfo { return b.info }
 
 // buffers returns the read buffers of the files not closed.
@@ -159,7 +171,12 @@ func (r *stdioReadSet) buffers() []*stdioReadBuf { return r.list.all() }
 
 // holds reports whether a file that has a read buffer is the same file
 // as fi.
-func (r *stdioReadSet) holds(fi FileInfo) bool { return r.list.holds(fi) }
+func (r *stdioReadSet) holds(fi FileInfo) bool {
+	if id, _, ok := stdioIDOfFile(fi); ok {
+		return stdioFiles.owners(id).r != nil
+	}
+	return r.list.holds(fi)
+}
 
 // decide decides whether f gets a read buffer, once, and returns it.
 // The decisions of read and write buffers are serialised by one mutex,
@@ -184,6 +201,9 @@ func (r *stdioReadSet) decide(f *File) *stdioReadBuf {
 	st.buf = b
 	st.v.Store(stdioReadBuffered)
 	r.list.add(b)
+	if id, _, ok := stdioIDOfFile(b.info); ok {
+		stdioFiles.index(id, nil, b)
+	}
 	return b
 }
 
@@ -206,6 +226,7 @@ func (r *stdioReadSet) choose(f *File, late bool) (b *stdioReadBuf, wait bool) {
 	if err != nil {
 		return nil, false
 	}
+	stdioIdentify(f, fi)
 	if fi.Mode()&ModeNamedPipe != 0 && f == s.in && stdioPipeSys != nil {
 		if !late {
 			return nil, true
@@ -253,6 +274,9 @@ func (r *stdioReadSet) remove(b *stdioReadBuf) {
 	stdioFiles.mu.Lock()
 	defer stdioFiles.mu.Unlock()
 	r.list.remove(b)
+	if id, _, ok := stdioIDOfFile(b.info); ok {
+		stdioFiles.unindex(id, nil, b)
+	}
 }
 
 // read is a Read of the file through its buffer; ok is false if the file

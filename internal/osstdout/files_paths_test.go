@@ -1,0 +1,367 @@
+//go:build linux
+
+package osstdout_test
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"unsafe"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// The path tests build testdata/paths plainly and with -files: a file
+// written through a buffer and seen by another route, each time as the
+// plain build sees it, while the routes that cannot see it write
+// nothing out (the counts).
+
+var pathsBuild programSet
+
+// pathsPrograms returns testdata/paths built plainly and with -files.
+func pathsPrograms(t *testing.T) (plain, files string) {
+	t.Helper()
+	bins := pathsBuild.build(t, "paths", plainBuild, "-files")
+	return bins[plainBuild], bins["-files"]
+}
+
+// runPaths runs bin's case c on path with args, no bound, and returns
+// its standard output, standard error and status.
+func runPaths(t *testing.T, bin, c, path string, args ...string) (string, string, int) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), runDeadline)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, bin, append([]string{c, path}, args...)...)
+	cmd.Env = append(os.Environ(), "STDIOBUF_MAXDELAY=none")
+	return runToEnd(t, cmd)
+}
+
+// needRoot skips t unless it runs as root, which mounts need.
+func needRoot(t *testing.T) {
+	t.Helper()
+	if os.Geteuid() != 0 {
+		t.Skip("needs root to mount a file system")
+	}
+}
+
+// mount mounts src on a new directory with mount(8)'s args, and
+// unmounts it at the end of t; it skips t where mount fails.
+func mount(t *testing.T, args ...string) string {
+	t.Helper()
+	needRoot(t)
+	dir := t.TempDir()
+	if out, err := exec.Command("mount", append(args, dir)...).CombinedOutput(); err != nil {
+		t.Skipf("cannot mount (%v): %s", err, out)
+	}
+	t.Cleanup(func() { exec.Command("umount", "-l", dir).Run() })
+	return dir
+}
+
+// TestPathsSeen: after each buffered write, every route by which the
+// program itself can see the file (a path, a link, /proc/self/fd, a
+// second *File, os.DirFS, os.Root, the listing's Info) shows the size
+// and the bytes the plain build shows.
+func TestPathsSeen(t *testing.T) {
+	plain, files := pathsPrograms(t)
+	routes := []string{
+		"stat", "lstat", "direntinfo", "readdir", "openread", "readfile",
+		"dirfs", "root", "rootdir", "hardlink", "symlink", "procfd", "second",
+	}
+	for _, r := range routes {
+		t.Run(r, func(t *testing.T) {
+			want, _, _ := runPaths(t, plain, "seen", filepath.Join(t.TempDir(), "out"), r)
+			got, errs, status := runPaths(t, files, "seen", filepath.Join(t.TempDir(), "out"), r)
+			if status != 0 {
+				t.Fatalf("-files: status %d: %s", status, errs)
+			}
+			if !strings.Contains(want, "record 1") && !strings.Contains(want, "size 9") {
+				t.Fatalf("plain build saw nothing written: %q", want)
+			}
+			if diff := cmp.Diff(want, got); diff != "" {
+				t.Errorf("what -files saw (-plain +files):\n%s", diff)
+			}
+		})
+	}
+}
+
+// TestPathsSeenMounts: the same file seen through another mount: a bind
+// mount of its directory, tmpfs, and overlayfs, where the merged
+// directory and the upper layer give one file two identities, written
+// through one and seen through the other.
+func TestPathsSeenMounts(t *testing.T) {
+	plain, files := pathsPrograms(t)
+	type pair struct{ write, see string }
+	cases := map[string]func(t *testing.T) pair{
+		"bind": func(t *testing.T) pair {
+			src := t.TempDir()
+			dst := mount(t, "--bind", src)
+			return pair{filepath.Join(src, "out"), filepath.Join(dst, "out")}
+		},
+		"tmpfs": func(t *testing.T) pair {
+			dir := mount(t, "-t", "tmpfs", "tmpfs")
+			return pair{filepath.Join(dir, "out"), filepath.Join(dir, "out")}
+		},
+		"overlay-merged": func(t *testing.T) pair {
+			upper, merged := overlay(t)
+			return pair{filepath.Join(merged, "out"), filepath.Join(upper, "out")}
+		},
+		"overlay-upper": func(t *testing.T) pair {
+			upper, merged := overlay(t)
+			return pair{filepath.Join(upper, "out"), filepath.Join(merged, "out")}
+		},
+	}
+	for name, setup := range cases {
+		t.Run(name, func(t *testing.T) {
+			var saw [2]string
+			for i, bin := range []string{plain, files} {
+				p := setup(t)
+				out, errs, status := runPaths(t, bin, "seen", p.write, "alt", p.see)
+				if status != 0 {
+					t.Fatalf("%s: status %d: %s", filepath.Base(bin), status, errs)
+				}
+				saw[i] = out
+			}
+			if !strings.Contains(saw[0], "record 1") {
+				t.Fatalf("plain build saw nothing written: %q", saw[0])
+			}
+			if diff := cmp.Diff(saw[0], saw[1]); diff != "" {
+				t.Errorf("what -files saw (-plain +files):\n%s", diff)
+			}
+		})
+	}
+}
+
+// overlay mounts an overlayfs over a lower and an upper directory on a
+// tmpfs of its own, and returns the upper and the merged directories.
+func overlay(t *testing.T) (upper, merged string) {
+	t.Helper()
+	base := mount(t, "-t", "tmpfs", "tmpfs")
+	for _, d := range []string{"lower", "upper", "work"} {
+		if err := os.Mkdir(filepath.Join(base, d), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	opts := "lowerdir=" + filepath.Join(base, "lower") + ",upperdir=" + filepath.Join(base, "upper") + ",workdir=" + filepath.Join(base, "work")
+	merged = mount(t, "-t", "overlay", "overlay", "-o", opts)
+	return filepath.Join(base, "upper"), merged
+}
+
+// TestPathsStdout: standard output redirected to a regular file, stat'ed
+// by name after each line, shows its size as plainly.
+func TestPathsStdout(t *testing.T) {
+	plain, files := pathsPrograms(t)
+	var saw [2]string
+	for i, bin := range []string{plain, files} {
+		path := filepath.Join(t.TempDir(), "out")
+		out, err := os.Create(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cmd := exec.Command(bin, "stdout", path)
+		cmd.Env = append(os.Environ(), "STDIOBUF_MAXDELAY=none")
+		var errb bytes.Buffer
+		cmd.Stdout, cmd.Stderr = out, &errb
+		if err := cmd.Run(); err != nil {
+			t.Fatalf("%s: %v: %s", bin, err, errb.String())
+		}
+		out.Close()
+		saw[i] = errb.String()
+	}
+	if diff := cmp.Diff("7 14 21\n", saw[0]); diff != "" {
+		t.Fatalf("plain build (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff(saw[0], saw[1]); diff != "" {
+		t.Errorf("sizes -files saw (-plain +files):\n%s", diff)
+	}
+}
+
+// TestPathsTruncate: a buffered file truncated by name (os.Create) and
+// written through a second *File, then through the first, ends as the
+// plain build leaves it (the first *File's offset past the truncation).
+func TestPathsTruncate(t *testing.T) {
+	plain, files := pathsPrograms(t)
+	var got [2]string
+	for i, bin := range []string{plain, files} {
+		path := filepath.Join(t.TempDir(), "out")
+		if _, errs, status := runPaths(t, bin, "trunc", path); status != 0 {
+			t.Fatalf("%s: status %d: %s", filepath.Base(bin), status, errs)
+		}
+		b, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got[i] = string(b)
+	}
+	want := "new\n" + strings.Repeat("\x00", 46) + "tail\n"
+	if diff := cmp.Diff(want, got[0]); diff != "" {
+		t.Fatalf("plain build (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff(got[0], got[1]); diff != "" {
+		t.Errorf("-files (-plain +files):\n%s", diff)
+	}
+}
+
+// TestPathsRename: a process that waits for a file's final name
+// (inotify's IN_MOVED_TO) finds it complete, while the program that
+// renamed it still runs and has told no one anything else.
+func TestPathsRename(t *testing.T) {
+	_, files := pathsPrograms(t)
+	dir := t.TempDir()
+	fd, err := syscall.InotifyInit1(syscall.IN_CLOEXEC)
+	if err != nil {
+		t.Skipf("no inotify: %v", err)
+	}
+	defer syscall.Close(fd)
+	if _, err := syscall.InotifyAddWatch(fd, dir, syscall.IN_MOVED_TO); err != nil {
+		t.Fatal(err)
+	}
+	final := filepath.Join(dir, "final")
+	ctx, cancel := context.WithTimeout(context.Background(), runDeadline)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, files, "rename", filepath.Join(dir, "tmp"), final)
+	cmd.Env = append(os.Environ(), "STDIOBUF_MAXDELAY=none")
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { cmd.Process.Kill(); cmd.Wait() }()
+	buf := make([]byte, 4096)
+	for {
+		n, err := syscall.Read(fd, buf)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if movedTo(buf[:n], "final") {
+			break
+		}
+	}
+	b, err := os.ReadFile(final)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff("record 1\nrecord 2\nrecord 3\n", string(b)); diff != "" {
+		t.Errorf("the file at IN_MOVED_TO (-want +got):\n%s", diff)
+	}
+}
+
+// movedTo reports whether the inotify events in b name name.
+func movedTo(b []byte, name string) bool {
+	for len(b) >= syscall.SizeofInotifyEvent {
+		ev := (*syscall.InotifyEvent)(unsafe.Pointer(&b[0]))
+		end := syscall.SizeofInotifyEvent + int(ev.Len)
+		got := strings.TrimRight(string(b[syscall.SizeofInotifyEvent:end]), "\x00")
+		if got == name {
+			return true
+		}
+		b = b[end:]
+	}
+	return false
+}
+
+// pathTree makes n files of a few bytes in dir, ten to a subdirectory,
+// and returns dir.
+func pathTree(t *testing.T, n int) string {
+	t.Helper()
+	dir := t.TempDir()
+	for i := 0; i < n; i++ {
+		sub := filepath.Join(dir, "d"+strconv.Itoa(i/10))
+		if err := os.MkdirAll(sub, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(sub, "f"+strconv.Itoa(i)), []byte(strconv.Itoa(i)+"\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+// straceSummary runs bin's case c under strace -f -c with its standard
+// output to the file at out, and returns the count of each system call.
+func straceSummary(t *testing.T, out, bin string, args ...string) map[string]int {
+	t.Helper()
+	if _, err := exec.LookPath("strace"); err != nil {
+		t.Skip("needs strace to count system calls")
+	}
+	log := filepath.Join(t.TempDir(), "strace")
+	f, err := os.Create(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), runDeadline)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, "strace", append([]string{"-f", "-c", "-U", "name,calls", "-o", log, bin}, args...)...)
+	cmd.Env = append(os.Environ(), "STDIOBUF_MAXDELAY=none")
+	var errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = f, &errb
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("strace %s: %v\n%s", strings.Join(args, " "), err, errb.String())
+	}
+	b, err := os.ReadFile(log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	calls := map[string]int{}
+	for _, m := range regexp.MustCompile(`(?m)^\s*(\w+)\s+(\d+)\s*$`).FindAllStringSubmatch(string(b), -1) {
+		n, _ := strconv.Atoi(m[2])
+		calls[m[1]] = n
+	}
+	return calls
+}
+
+// TestPathsCalls: programs that look at other files between their
+// records (a walker printing to a file, a stat per record into a report,
+// a grep -r into a report) make one write(2) per buffer under -files,
+// not one per record, and no more system calls in all than plainly.
+func TestPathsCalls(t *testing.T) {
+	plain, files := pathsPrograms(t)
+	const n = 500
+	tree := pathTree(t, n)
+	flat := filepath.Join(tree, "d0")
+	for _, c := range []struct {
+		name      string
+		args      []string
+		records   int
+		maxWrites int
+	}{
+		// About 30 bytes a line: 15 KB, four buffers.
+		{"walk", []string{"walk", "-", tree}, n, 8},
+		{"statreport", []string{"statreport", "REPORT", flat}, 10, 2},
+		{"grepr", []string{"grepr", "REPORT", tree}, 0, 8},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			var calls [2]map[string]int
+			for i, bin := range []string{plain, files} {
+				args := append([]string(nil), c.args...)
+				if args[1] == "REPORT" {
+					args[1] = filepath.Join(t.TempDir(), "report")
+				}
+				calls[i] = straceSummary(t, filepath.Join(t.TempDir(), "stdout"), bin, args...)
+			}
+			// The calls on files; the runtime's own (futex, nanosleep,
+			// the preemption signals) vary from run to run.
+			total := func(m map[string]int) int {
+				s := 0
+				for _, name := range []string{"read", "write", "pread64", "pwrite64", "openat", "close", "fstat", "newfstatat", "statx", "fcntl", "fstatfs", "statfs", "lseek", "getdents64", "ftruncate"} {
+					s += m[name]
+				}
+				return s
+			}
+			if calls[0]["write"] < c.records {
+				t.Fatalf("plain: %d write(2) calls, want >= %d (a call per record)", calls[0]["write"], c.records)
+			}
+			if w := calls[1]["write"]; w > c.maxWrites {
+				t.Errorf("-files: %d write(2) calls, want <= %d (plain %d)", w, c.maxWrites, calls[0]["write"])
+			}
+			if p, f := total(calls[0]), total(calls[1]); f > p {
+				t.Errorf("-files: %d system calls, plain %d: -files makes more\nplain: %v\n-files: %v", f, p, calls[0], calls[1])
+			}
+		})
+	}
+}

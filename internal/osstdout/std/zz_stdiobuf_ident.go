@@ -1,0 +1,488 @@
+//go:build stdiobuf_std
+
+// This file is added to package os by `stdiobuf build -stdout`; it does
+// something only in a build with -files (stdioFilesOn). It decides what
+// an operation can see, so that the operation writes out only that: a
+// file is named by its identity (device and inode; for a block device
+// its device number), and an operation on a regular file or by a path
+// writes out the buffer of the file it reaches, and standard output
+// where that is the file, not every buffer.
+//
+// An identity is trusted where the file system gives one file one
+// identity: a file system on a block device (ext4, XFS), tmpfs, btrfs.
+// Where it may give one file two (overlayfs seen through its merged
+// directory and through a layer, network and FUSE file systems), or the
+// target cannot tell, an operation writes out every buffer, as
+// stdioFilesFlush: a miss would break the causal rule, an extra write
+// only costs a call.
+//
+// What still writes out everything: an operation on a pipe, a socket, a
+// terminal or any file whose identity is not trusted or not known (a
+// peer may be told through it), Fd and SyscallConn (the descriptor may
+// go anywhere), the kernel copies, a signal, a child, exit.
+
+package os
+
+import (
+	"sync"
+	"sync/atomic"
+)
+
+// stdioFileID is a file's identity: st_dev and st_ino; for a block
+// device, its st_rdev and ino stdioDeviceIno, whichever node names it.
+type stdioFileID struct{ dev, ino uint64 }
+
+// stdioDeviceIno is the ino of a block device's identity.
+const stdioDeviceIno = ^uint64(0)
+
+// stdioIDOf, where the target's own file sets it (Linux: its
+// sys_linux.go), returns the identity of fi, a regular file or a block
+// device, and its file system's device (st_dev); false where fi carries
+// none. Where it is nil, no identity is known and every operation
+// writes out everything.
+var stdioIDOf func(fi FileInfo) (id stdioFileID, fsdev uint64, ok bool)
+
+// stdioFSTrusted, set with stdioIDOf, reports whether the file system
+// of device fsdev gives each file one identity; statfs tells its type
+// where the device number does not (the target's file fills in its
+// argument). It may make a system call the first time it sees a device.
+var stdioFSTrusted func(fsdev uint64, statfs func(fstype *int64) error) bool
+
+// Values of stdioKindState's kind: what an operation on a *File can see.
+const (
+	stdioKindUndecided = iota
+	stdioKindFile      // a regular file or a block device of trusted identity id: its own bytes
+	stdioKindNone      // a directory: no buffered byte
+	stdioKindAll       // a pipe, a socket, a terminal, an untrusted or unknown identity: anything
+)
+
+// stdioKindState is a field of every *File (the generator adds it to
+// os's file struct, internal/osstdout): what an operation on the file
+// can see, decided once per *File, by the first fstat any of the
+// decisions makes or by one of its own while a buffer holds bytes.
+type stdioKindState struct {
+	kind atomic.Uint32 // stdioKindUndecided, stdioKindFile, stdioKindNone or stdioKindAll
+	id   stdioFileID   // with stdioKindFile; written before kind
+	info FileInfo      // the fstat that decided kind, which a buffer's decision takes instead of its own; written before kind
+}
+
+// stat returns the fstat that decided what an operation on the file can
+// see, nil if none did.
+func (st *stdioKindState) stat() FileInfo {
+	if st.kind.Load() == stdioKindUndecided {
+		return nil
+	}
+	return st.info
+}
+
+// stdioKindOf returns what an operation on f can see, and f's identity
+// with stdioKindFile, deciding with an fstat if no decision made one.
+func stdioKindOf(f *File) (uint32, stdioFileID) {
+	if f == nil {
+		return stdioKindAll, stdioFileID{}
+	}
+	st := &f.stdioKind
+	if k := st.kind.Load(); k != stdioKindUndecided {
+		return k, st.id
+	}
+	fi, err := f.stdioRawStat()
+	if err != nil {
+		return stdioKindAll, stdioFileID{}
+	}
+	stdioIdentify(f, fi)
+	return st.kind.Load(), st.id
+}
+
+// stdioIdentify records what an operation on f can see, from fi, f's
+// fstat, unless it is decided. A file whose file system may be seen
+// through another identity (stdioTrusted) counts as a peer.
+func stdioIdentify(f *File, fi FileInfo) {
+	st := &f.stdioKind
+	if f == nil || st.kind.Load() != stdioKindUndecided {
+		return
+	}
+	k := uint32(stdioKindAll)
+	switch m := fi.Mode(); {
+	case m.IsDir():
+		k = stdioKindNone
+	case stdioBufferable(m):
+		if id, fsdev, ok := stdioIDOfFile(fi); ok && stdioTrusted(fsdev, f) {
+			st.id = id
+			k = stdioKindFile
+		}
+	}
+	st.info = fi
+	st.kind.CompareAndSwap(stdioKindUndecided, k)
+}
+
+// stdioIDOfFile is stdioIDOf where the target has one.
+func stdioIDOfFile(fi FileInfo) (stdioFileID, uint64, bool) {
+	if stdioIDOf == nil || fi == nil {
+		return stdioFileID{}, 0, false
+	}
+	return stdioIDOf(fi)
+}
+
+// stdioTrusted reports whether identities on fsdev are trusted, asking
+// the file system of f (fstatfs) where it must; f nil: it cannot ask,
+// and an unknown file system is not trusted.
+func stdioTrusted(fsdev uint64, f *File) bool {
+	if stdioFSTrusted == nil {
+		return false
+	}
+	return stdioFSTrusted(fsdev, func(t *int64) error {
+		if f == nil {
+			return ErrInvalid
+		}
+		return stdioFstatfsType(f, t)
+	})
+}
+
+// stdioFstatfsType, set by the target's file, is fstatfs(2)'s f_type of
+// f's file system.
+var stdioFstatfsType func(f *File, fstype *int64) error
+
+// stdioStatfsType, set by the target's file, is statfs(2)'s f_type of
+// the file system of the path name.
+var stdioStatfsType func(name string, fstype *int64) error
+
+// stdioFilesBefore comes before an operation on f that sees its offset
+// or its bytes, or changes them (a plain Read or Write, Seek, Truncate,
+// Sync, Close...): it writes out the buffer over f's file and gives back
+// the read buffer over it, f's own among them, where f is a regular file
+// or a block device of trusted identity; everything (stdioFilesFlush)
+// where f is a peer or its identity is not known. With nothing buffered
+// it costs two atomic loads.
+func stdioFilesBefore(f *File) {
+	if !stdioFilesOn || stdioFiles.dirty.Load() == 0 && stdioReads.held.Load() == 0 {
+		return
+	}
+	switch k, id := stdioKindOf(f); k {
+	case stdioKindFile:
+		if stdioFiles.untrusted.Load() != 0 {
+			stdioFilesFlush()
+			return
+		}
+		stdioFiles.writeOutID(id)
+		stdioReads.giveBackID(id)
+	case stdioKindAll:
+		stdioFilesFlush()
+	}
+}
+
+// stdioFilesBeforeRead comes before an operation that reads f's bytes or
+// metadata and not its offset (ReadAt, Stat): it writes out the buffer
+// over f's file, and standard output where it is that file; everything
+// where f's identity is not known; it gives nothing back. It reports
+// whether it wrote anything.
+func stdioFilesBeforeRead(f *File) bool {
+	if !stdioPathDirty() {
+		return false
+	}
+	switch k, id := stdioKindOf(f); {
+	case k == stdioKindFile && stdioFiles.untrusted.Load() == 0 && !stdioOut.outUntrusted():
+		return stdioFiles.writeOutID(id)
+	case k != stdioKindNone:
+		stdioWriteOutAll()
+		return true
+	}
+	return false
+}
+
+// stdioStatFile is (*File).Stat's fstat, stat, run so that its result
+// is the plain build's: where f's identity is decided, f's file is
+// written out first; where not, stat runs first and decides it, and
+// runs again only if f's file was then written out.
+func stdioStatFile(f *File, stat func() (FileInfo, error)) (FileInfo, error) {
+	if !stdioPathDirty() {
+		return stat()
+	}
+	if f.stdioKind.kind.Load() != stdioKindUndecided {
+		stdioFilesBeforeRead(f)
+		return stat()
+	}
+	fi, err := stat()
+	if err != nil {
+		return fi, err
+	}
+	stdioIdentify(f, fi)
+	if stdioFilesBeforeRead(f) {
+		return stat()
+	}
+	return fi, nil
+}
+
+// stdioTruncated comes after f, name, was opened with O_TRUNC: if the
+// open reached a file whose buffer, or standard output, held bytes, the
+// plain build had written them before the open truncated them away; so
+// they are written out now and f is truncated again, which leaves the
+// file and every offset where the plain build leaves them. The fstat
+// this costs, while a buffer holds bytes, is the one f's first Write
+// would make to decide f (stdioKindState's info).
+func stdioTruncated(f *File) {
+	if !stdioPathDirty() {
+		return
+	}
+	fi, err := f.stdioRawStat()
+	if err != nil {
+		return
+	}
+	stdioIdentify(f, fi)
+	if stdioSeen(fi, func(t *int64) error { return stdioFstatfsType(f, t) }) {
+		f.stdioRawTruncate(0)
+	}
+}
+
+// stdioPathDirty reports whether a path operation may have anything to
+// write out: a buffer holds bytes, or standard output, a regular file,
+// does.
+func stdioPathDirty() bool {
+	if !stdioFilesOn {
+		return false
+	}
+	if stdioFiles.dirty.Load() != 0 {
+		return true
+	}
+	s := stdioOut
+	return s.out != nil && s.pending.Load() && s.outRegular()
+}
+
+// stdioWriteOutAll writes out every write buffer and standard output
+// where it is a regular file: what a path operation that cannot tell
+// what it reaches writes out. Read buffers stay: no path shows an
+// offset.
+func stdioWriteOutAll() {
+	stdioFilesWriteOut()
+	s := stdioOut
+	if s.out != nil && s.pending.Load() && s.outRegular() {
+		s.flushOrdered(0)
+	}
+}
+
+// stdioSeen writes out what an operation that found fi can have seen of
+// a buffered file: the buffer over the same file, and standard output
+// where it is that file; everything where fi's identity is not trusted.
+// statfs asks fi's file system its type where the device does not tell
+// (nil: it cannot be asked). It reports whether it wrote anything, so
+// that the operation runs again and finds what the plain build finds.
+func stdioSeen(fi FileInfo, statfs func(fstype *int64) error) bool {
+	if fi == nil || !stdioBufferable(fi.Mode()) {
+		return false
+	}
+	id, fsdev, ok := stdioIDOfFile(fi)
+	if !ok || stdioFSTrusted == nil || !stdioFSTrusted(fsdev, statfs) {
+		if !stdioPathDirty() {
+			return false
+		}
+		stdioWriteOutAll()
+		return true
+	}
+	return stdioFiles.writeOutID(id)
+}
+
+// stdioNoStatfs is stdioSeen's statfs where no path can be asked.
+func stdioNoStatfs(*int64) error { return ErrInvalid }
+
+// stdioStatfsOf is stdioSeen's statfs for a path name.
+func stdioStatfsOf(name string) func(*int64) error {
+	return func(t *int64) error {
+		if stdioStatfsType == nil {
+			return ErrInvalid
+		}
+		return stdioStatfsType(name, t)
+	}
+}
+
+// stdioStatRun runs stat, an operation that returns a file's metadata
+// (Stat, Lstat, a Root's; statfs asks its file system's type), and runs it again where what it found was a
+// buffered file that it wrote out meanwhile, so that the result is the
+// plain build's; it costs a second call only then. Where a buffer over
+// a file of untrusted identity holds bytes, everything is written out
+// first instead.
+func stdioStatRun(statfs func(*int64) error, stat func() (FileInfo, error)) (FileInfo, error) {
+	if !stdioPathDirty() {
+		return stat()
+	}
+	if stdioFiles.untrusted.Load() != 0 || stdioOut.outUntrusted() {
+		stdioWriteOutAll()
+		return stat()
+	}
+	fi, err := stat()
+	if err == nil && stdioSeen(fi, statfs) {
+		return stat()
+	}
+	return fi, err
+}
+
+// stdioBeforeName comes before an operation that changes or names the
+// file a path reaches (Rename, Link, Remove, Truncate, Chmod, an open
+// with O_TRUNC...): stat, the path's stat (following a symbolic link or
+// not, as the operation does), tells the file, and its buffer is
+// written out; nothing where the path reaches no file. It costs the stat
+// only while some buffer holds bytes.
+func stdioBeforeName(statfs func(*int64) error, stat func() (FileInfo, error)) {
+	if !stdioPathDirty() {
+		return
+	}
+	if stdioFiles.untrusted.Load() != 0 || stdioOut.outUntrusted() {
+		stdioWriteOutAll()
+		return
+	}
+	fi, err := stat()
+	if err != nil {
+		if !IsNotExist(err) {
+			stdioWriteOutAll()
+		}
+		return
+	}
+	stdioSeen(fi, statfs)
+}
+
+// outUntrusted reports whether standard output is a regular file whose
+// identity is not trusted: a path operation cannot tell whether it
+// reaches it.
+func (s *stdioStream) outUntrusted() bool {
+	if s.out == nil || !s.pending.Load() || !s.outRegular() {
+		return false
+	}
+	k, _ := stdioKindOf(s.out)
+	return k != stdioKindFile
+}
+
+// writeOutID writes out the buffer over the file id, and standard output
+// where it is that file, and reports whether either held bytes.
+func (r *stdioFileSet) writeOutID(id stdioFileID) bool {
+	wrote := false
+	if r.dirty.Load() != 0 {
+		r.idmu.Lock()
+		b := r.ids[id].w
+		r.idmu.Unlock()
+		if b != nil && b.pending.Load() && b.lockIdle(0) {
+			if !b.direct && b.w.Buffered() > 0 {
+				b.flushOut()
+				wrote = true
+			}
+			b.mu.Unlock()
+		}
+	}
+	s := stdioOut
+	if s.out != nil && s.pending.Load() && s.outRegular() {
+		if k, oid := stdioKindOf(s.out); k == stdioKindFile && oid == id {
+			s.flushOrdered(0)
+			wrote = true
+		}
+	}
+	return wrote
+}
+
+// stdioOwners are the buffers over one file: at most one of them is set
+// (no file is buffered for reading and for writing at once).
+type stdioOwners struct {
+	w *stdioFileBuf
+	r *stdioReadBuf
+}
+
+// stdioIDIndex is the buffers by the identity of their files, and the
+// write buffers that hold bytes: what an operation looks up in O(1)
+// whatever the number of open files.
+type stdioIDIndex struct {
+	idmu      sync.Mutex                  // guards ids and owed; never held across a system call
+	ids       map[stdioFileID]stdioOwners // the buffers by their file's identity
+	owed      map[*stdioFileBuf]struct{}  // the write buffers that hold bytes
+	untrusted atomic.Int32                // how many of owed are over a file of untrusted identity
+}
+
+// index records b, a write or a read buffer over the file id, for
+// lookups by identity. The caller holds stdioFiles.mu.
+func (x *stdioIDIndex) index(id stdioFileID, w *stdioFileBuf, r *stdioReadBuf) {
+	x.idmu.Lock()
+	if x.ids == nil {
+		x.ids = make(map[stdioFileID]stdioOwners)
+	}
+	o := x.ids[id]
+	if w != nil {
+		o.w = w
+	}
+	if r != nil {
+		o.r = r
+	}
+	x.ids[id] = o
+	x.idmu.Unlock()
+}
+
+// unindex takes b, a write or a read buffer over the file id, out of the
+// index, if it is there.
+func (x *stdioIDIndex) unindex(id stdioFileID, w *stdioFileBuf, r *stdioReadBuf) {
+	x.idmu.Lock()
+	o, ok := x.ids[id]
+	if ok {
+		if w != nil && o.w == w {
+			o.w = nil
+		}
+		if r != nil && o.r == r {
+			o.r = nil
+		}
+		if o.w == nil && o.r == nil {
+			delete(x.ids, id)
+		} else {
+			x.ids[id] = o
+		}
+	}
+	x.idmu.Unlock()
+}
+
+// owners returns the buffers over the file id.
+func (x *stdioIDIndex) owners(id stdioFileID) stdioOwners {
+	x.idmu.Lock()
+	o := x.ids[id]
+	x.idmu.Unlock()
+	return o
+}
+
+// owe records whether b holds bytes (stdioBuffer.setPending's change).
+func (x *stdioIDIndex) owe(b *stdioFileBuf, v bool) {
+	x.idmu.Lock()
+	if v {
+		if x.owed == nil {
+			x.owed = make(map[*stdioFileBuf]struct{})
+		}
+		x.owed[b] = struct{}{}
+	} else {
+		delete(x.owed, b)
+	}
+	x.idmu.Unlock()
+	if !b.trusted {
+		if v {
+			x.untrusted.Add(1)
+		} else {
+			x.untrusted.Add(-1)
+		}
+	}
+}
+
+// owing returns the write buffers that hold bytes.
+func (x *stdioIDIndex) owing() []*stdioFileBuf {
+	x.idmu.Lock()
+	bs := make([]*stdioFileBuf, 0, len(x.owed))
+	for b := range x.owed {
+		bs = append(bs, b)
+	}
+	x.idmu.Unlock()
+	return bs
+}
+
+// giveBackID gives back the read buffer over the file id, if one holds
+// bytes: a plain write or a Seek through any *File on the file comes
+// next.
+func (r *stdioReadSet) giveBackID(id stdioFileID) {
+	if r.held.Load() == 0 {
+		return
+	}
+	b := stdioFiles.owners(id).r
+	if b == nil || !b.held.Load() {
+		return
+	}
+	b.mu.Lock()
+	b.giveBack(false)
+	b.mu.Unlock()
+}

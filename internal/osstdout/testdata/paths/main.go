@@ -1,0 +1,238 @@
+// Command paths is the program of internal/osstdout's path tests (-files):
+// it writes records into a buffered file and, after each, looks at the
+// file by another route (a path, a link, another *File, a Root, a mount
+// of the same directory), so that the test can compare what it saw with
+// the plain build's. What it saw is kept and printed at the end: a
+// write to a pipe in between would write every buffer out and hide a
+// route that sees too little.
+package main
+
+import (
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+)
+
+func main() {
+	if len(os.Args) < 3 {
+		fail(fmt.Errorf("usage: paths CASE PATH [ARG...]"))
+	}
+	c, ok := cases[os.Args[1]]
+	if !ok {
+		fail(fmt.Errorf("no case %q", os.Args[1]))
+	}
+	c(os.Args[2], os.Args[3:])
+}
+
+func fail(err error) {
+	fmt.Fprintln(os.Stderr, "paths:", err)
+	os.Exit(2)
+}
+
+func must[T any](v T, err error) T {
+	if err != nil {
+		fail(err)
+	}
+	return v
+}
+
+// A route looks at the file at path, written through f, and says what
+// it saw.
+type route func(path string, f *os.File) string
+
+// seenBy returns what the route named name (with arg, a second path for
+// "alt") sees, after setting it up.
+func seenBy(name, path, arg string, f *os.File) route {
+	dir, base := filepath.Dir(path), filepath.Base(path)
+	size := func(fi os.FileInfo, err error) string {
+		if err != nil {
+			return "error: " + strings.ReplaceAll(err.Error(), dir, "DIR")
+		}
+		return "size " + strconv.FormatInt(fi.Size(), 10)
+	}
+	content := func(b []byte, err error) string {
+		if err != nil {
+			return "error: " + strings.ReplaceAll(err.Error(), dir, "DIR")
+		}
+		return strconv.Quote(string(b))
+	}
+	entry := func(ds []os.DirEntry, err error) string {
+		if err != nil {
+			return "error: " + err.Error()
+		}
+		for _, d := range ds {
+			if d.Name() == base {
+				return size(d.Info())
+			}
+		}
+		return "no entry"
+	}
+	switch name {
+	case "stat":
+		return func(string, *os.File) string { return size(os.Stat(path)) }
+	case "lstat":
+		return func(string, *os.File) string { return size(os.Lstat(path)) }
+	case "direntinfo":
+		return func(string, *os.File) string { return entry(os.ReadDir(dir)) }
+	case "readdir":
+		return func(string, *os.File) string {
+			d := must(os.Open(dir))
+			defer d.Close()
+			for _, fi := range must(d.Readdir(-1)) {
+				if fi.Name() == base {
+					return size(fi, nil)
+				}
+			}
+			return "no entry"
+		}
+	case "openread":
+		return func(string, *os.File) string {
+			g := must(os.Open(path))
+			defer g.Close()
+			return content(io.ReadAll(g))
+		}
+	case "readfile":
+		return func(string, *os.File) string { return content(os.ReadFile(path)) }
+	case "dirfs":
+		return func(string, *os.File) string {
+			fsys := os.DirFS(dir)
+			return size(fs.Stat(fsys, base)) + " " + content(fs.ReadFile(fsys, base))
+		}
+	case "root":
+		r := must(os.OpenRoot(dir))
+		return func(string, *os.File) string {
+			return size(r.Stat(base)) + " " + content(r.ReadFile(base))
+		}
+	case "rootdir":
+		r := must(os.OpenRoot(dir))
+		return func(string, *os.File) string {
+			d := must(r.Open("."))
+			defer d.Close()
+			return entry(d.ReadDir(-1))
+		}
+	case "hardlink":
+		link := path + ".link"
+		must(0, os.Link(path, link))
+		return func(string, *os.File) string { return size(os.Stat(link)) + " " + content(os.ReadFile(link)) }
+	case "symlink":
+		link := path + ".sym"
+		must(0, os.Symlink(base, link))
+		return func(string, *os.File) string { return size(os.Stat(link)) + " " + content(os.ReadFile(link)) }
+	case "procfd":
+		p := "/proc/self/fd/" + strconv.Itoa(int(f.Fd()))
+		return func(string, *os.File) string { return size(os.Stat(p)) + " " + content(os.ReadFile(p)) }
+	case "alt":
+		return func(string, *os.File) string { return size(os.Stat(arg)) + " " + content(os.ReadFile(arg)) }
+	case "second":
+		g := must(os.Open(path))
+		return func(string, *os.File) string {
+			must(g.Seek(0, io.SeekStart))
+			return size(g.Stat()) + " " + content(io.ReadAll(g))
+		}
+	}
+	fail(fmt.Errorf("no route %q", name))
+	return nil
+}
+
+var cases = map[string]func(path string, args []string){
+	// seen ROUTE [ALT]: three records written to path through a
+	// buffered *File, each followed by a look through ROUTE.
+	"seen": func(path string, args []string) {
+		f := must(os.Create(path))
+		arg := ""
+		if len(args) > 1 {
+			arg = args[1]
+		}
+		look := seenBy(args[0], path, arg, f)
+		var saw []string
+		for i := 1; i <= 3; i++ {
+			fmt.Fprintf(f, "record %d\n", i)
+			saw = append(saw, look(path, f))
+		}
+		fmt.Println(strings.Join(saw, "\n"))
+	},
+	// stdout: standard output is the file at path; three lines printed,
+	// each followed by a Stat of path.
+	"stdout": func(path string, _ []string) {
+		var saw []string
+		for i := 1; i <= 3; i++ {
+			fmt.Printf("line %d\n", i)
+			fi := must(os.Stat(path))
+			saw = append(saw, strconv.FormatInt(fi.Size(), 10))
+		}
+		fmt.Fprintln(os.Stderr, strings.Join(saw, " "))
+	},
+	// rename FINAL: records written to path, renamed to FINAL, which
+	// another process waits for; then the program waits, writing
+	// nothing anyone hears, until it is killed.
+	"rename": func(path string, args []string) {
+		f := must(os.Create(path))
+		for i := 1; i <= 3; i++ {
+			fmt.Fprintf(f, "record %d\n", i)
+		}
+		must(0, os.Rename(path, args[0]))
+		time.Sleep(time.Minute)
+	},
+	// trunc: path written through f, then truncated by name (os.Create)
+	// and written through a second *File, then f goes on.
+	"trunc": func(path string, _ []string) {
+		f := must(os.Create(path))
+		for i := 0; i < 10; i++ {
+			f.WriteString("aaaa\n")
+		}
+		g := must(os.Create(path))
+		g.WriteString("new\n")
+		g.Close()
+		f.WriteString("tail\n")
+		f.Close()
+	},
+	// walk DIR: a walker, a line per file (its path and size) on
+	// standard output.
+	"walk": func(_ string, args []string) {
+		must(0, filepath.WalkDir(args[0], func(p string, d os.DirEntry, err error) error {
+			if err != nil || d.IsDir() {
+				return err
+			}
+			fi, err := d.Info()
+			if err != nil {
+				return err
+			}
+			fmt.Println(p, fi.Size())
+			return nil
+		}))
+	},
+	// statreport DIR: os.Stat of each file of DIR, a line per file to
+	// the report at path.
+	"statreport": func(path string, args []string) {
+		f := must(os.Create(path))
+		for _, d := range must(os.ReadDir(args[0])) {
+			fi := must(os.Stat(filepath.Join(args[0], d.Name())))
+			fmt.Fprintf(f, "%s %d\n", fi.Name(), fi.Size())
+		}
+		f.Close()
+	},
+	// grepr DIR: os.ReadFile of each file under DIR, a line to the
+	// report at path for each that holds "7".
+	"grepr": func(path string, args []string) {
+		f := must(os.Create(path))
+		must(0, filepath.WalkDir(args[0], func(p string, d os.DirEntry, err error) error {
+			if err != nil || d.IsDir() {
+				return err
+			}
+			b, err := os.ReadFile(p)
+			if err != nil {
+				return err
+			}
+			if strings.Contains(string(b), "7") {
+				fmt.Fprintf(f, "%s\n", p)
+			}
+			return nil
+		}))
+		f.Close()
+	},
+}
