@@ -91,6 +91,21 @@ func TestPathsSeen(t *testing.T) {
 	}
 }
 
+// TestPathsRace: goroutines writing files of their own and a shared
+// one, each stat'ing and reading its own by name after its writes, see
+// every byte they wrote, under the race detector.
+func TestPathsRace(t *testing.T) {
+	pathsPrograms(t)
+	bin := filepath.Join(pathsBuild.dir, "paths-files-race")
+	if err := pathsBuild.buildWith("-files", bin, "./testdata/paths", "-race"); err != nil {
+		t.Fatal(err)
+	}
+	out, errs, status := runPaths(t, bin, "concurrent", filepath.Join(t.TempDir(), "out"))
+	if diff := cmp.Diff("done\n", out); diff != "" || status != 0 {
+		t.Errorf("status %d, stdout (-want +got):\n%s\nstderr: %s", status, diff, errs)
+	}
+}
+
 // TestPathsSeenMounts: the same file seen through another mount: a bind
 // mount of its directory, tmpfs, and overlayfs, where the merged
 // directory and the upper layer give one file two identities, written

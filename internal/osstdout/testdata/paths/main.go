@@ -15,6 +15,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -190,6 +191,46 @@ var cases = map[string]func(path string, args []string){
 		g.Close()
 		f.WriteString("tail\n")
 		f.Close()
+	},
+	// concurrent: four goroutines each write records to a file of their
+	// own and, after each, stat it by name and read it back, while a
+	// fifth writes records to a shared file; each says where what it
+	// saw was not what it wrote.
+	"concurrent": func(path string, _ []string) {
+		var wg sync.WaitGroup
+		shared := must(os.Create(path + ".shared"))
+		wrong := make(chan string, 100)
+		for g := 0; g < 4; g++ {
+			wg.Add(1)
+			go func(g int) {
+				defer wg.Done()
+				name := path + "." + strconv.Itoa(g)
+				f := must(os.Create(name))
+				n := 0
+				for i := 0; i < 300; i++ {
+					m, _ := fmt.Fprintf(f, "goroutine %d record %d\n", g, i)
+					n += m
+					fmt.Fprintf(shared, "%d %d\n", g, i)
+					if fi, err := os.Stat(name); err != nil || fi.Size() != int64(n) {
+						wrong <- fmt.Sprintf("%s: size %v after %d bytes (%v)", filepath.Base(name), fi.Size(), n, err)
+						return
+					}
+					if i%50 == 0 {
+						if b, err := os.ReadFile(name); err != nil || len(b) != n {
+							wrong <- fmt.Sprintf("%s: read %d bytes after %d (%v)", filepath.Base(name), len(b), n, err)
+							return
+						}
+					}
+				}
+				f.Close()
+			}(g)
+		}
+		wg.Wait()
+		close(wrong)
+		for w := range wrong {
+			fmt.Println(w)
+		}
+		fmt.Println("done")
 	},
 	// walk DIR: a walker, a line per file (its path and size) on
 	// standard output.
