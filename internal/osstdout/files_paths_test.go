@@ -380,3 +380,25 @@ func TestPathsCalls(t *testing.T) {
 		})
 	}
 }
+
+// TestPathsStdoutFlushKeepsReads: standard output, a regular file, takes
+// nothing back from a file read through a buffer when it flushes: fmt.Fscan
+// of a file with a line printed per number makes no lseek, and a read(2)
+// per buffer of the file, not one more per buffer of output.
+func TestPathsStdoutFlushKeepsReads(t *testing.T) {
+	_, files := pathsPrograms(t)
+	data := filepath.Join(t.TempDir(), "data")
+	var b strings.Builder
+	for i := 0; i < 20000; i++ {
+		b.WriteString(strconv.Itoa(i) + "\n")
+	}
+	if err := os.WriteFile(data, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	calls := straceSummary(t, filepath.Join(t.TempDir(), "stdout"), files, "scanprint", "-", data)
+	// 109 KB of numbers: 27 buffers of 4 KiB, and the reads before the
+	// decision and at the end.
+	if calls["lseek"] != 0 || calls["read"] > 40 {
+		t.Errorf("-files: %d lseek and %d read calls, want 0 and <= 40", calls["lseek"], calls["read"])
+	}
+}

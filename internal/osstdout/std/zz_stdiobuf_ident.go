@@ -233,6 +233,19 @@ func stdioTruncated(f *File) {
 	}
 }
 
+// stdioShowsNoOther reports whether a write to f, standard output's
+// flush, shows no buffered byte of another file: nothing is buffered,
+// or f is a regular file of trusted identity, whose bytes only a poller
+// sees (a reader that waits for a line of the file sees the others
+// within the bound, as a poller of them would).
+func stdioShowsNoOther(f *File) bool {
+	if !stdioFilesOn || stdioFiles.dirty.Load() == 0 && stdioReads.held.Load() == 0 {
+		return true
+	}
+	k, _ := stdioKindOf(f)
+	return k == stdioKindFile && stdioFiles.untrusted.Load() == 0
+}
+
 // stdioPathDirty reports whether a path operation may have anything to
 // write out: a buffer holds bytes, or standard output, a regular file,
 // does.

@@ -141,10 +141,11 @@ type stdioRawFile struct{ f *File }
 
 // Write writes b to the file. Standard output is a peer's (a pipe, a
 // terminal) as often as not: what is buffered for other files goes out
-// first (the causal rule); a buffered file's own write does not wait for
-// the others.
+// first (the causal rule), unless it is a regular file, which tells
+// nobody anything of another file (stdioShowsNoOther); a buffered file's
+// own write does not wait for the others.
 func (r stdioRawFile) Write(b []byte) (int, error) {
-	if !r.f.stdioFile.buffered() {
+	if !r.f.stdioFile.buffered() && !stdioShowsNoOther(r.f) {
 		stdioFilesFlush()
 	}
 	return r.f.stdioRawWrite(b)

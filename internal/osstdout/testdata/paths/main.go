@@ -232,6 +232,18 @@ var cases = map[string]func(path string, args []string){
 		}
 		fmt.Println("done")
 	},
+	// scanprint DATA: fmt.Fscan of each number of the file DATA, a line
+	// per number on standard output.
+	"scanprint": func(_ string, args []string) {
+		f := must(os.Open(args[0]))
+		for {
+			var n int
+			if _, err := fmt.Fscan(f, &n); err != nil {
+				break
+			}
+			fmt.Printf("number %d, twice %d, and then some more words\n", n, 2*n)
+		}
+	},
 	// walk DIR: a walker, a line per file (its path and size) on
 	// standard output.
 	"walk": func(_ string, args []string) {
