@@ -312,8 +312,14 @@ func (r *stdioFileSet) choose(f *File) *stdioFileBuf {
 	if stdioPlainKind == nil || f == s.out || f == s.in || f == s.errf {
 		return nil
 	}
-	fi, err := f.stdioRawStat()
-	if err != nil || !stdioBufferable(fi.Mode()) || stdioPlainKind(f) {
+	fi := f.stdioKind.get().stat()
+	if fi == nil {
+		var err error
+		if fi, err = f.stdioRawStat(); err != nil {
+			return nil
+		}
+	}
+	if !stdioBufferable(fi.Mode()) || stdioPlainKind(f) {
 		return nil
 	}
 	if s.out != nil && s.aliases(f) {
@@ -322,13 +328,9 @@ func (r *stdioFileSet) choose(f *File) *stdioFileBuf {
 	if r.holds(fi) || stdioReads.holds(fi) {
 		return nil
 	}
-	stdioIdentify(f, fi)
-	b := &stdioFileBuf{info: fi, name: f.Name()}
-	b.id, b.hasID = f.stdioKind.id, f.stdioKind.kind.Load() == stdioKindFile
-	if !b.hasID {
-		b.id, _, b.hasID = stdioIDOfFile(fi)
-	}
-	b.trusted = f.stdioKind.kind.Load() == stdioKindFile
+	d := stdioIdentify(f, fi)
+	b := &stdioFileBuf{info: fi, name: f.Name(), trusted: d.kind == stdioKindFile}
+	b.id, _, b.hasID = stdioIDOfFile(fi)
 	b.whole, b.dirty, b.loose, b.file = true, &r.dirty, true, b
 	b.raw.f = f
 	b.w = bufio.NewWriter(&b.raw)

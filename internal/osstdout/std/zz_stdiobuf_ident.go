@@ -48,31 +48,53 @@ var stdioIDOf func(fi FileInfo) (id stdioFileID, fsdev uint64, ok bool)
 // argument). It may make a system call the first time it sees a device.
 var stdioFSTrusted func(fsdev uint64, statfs func(fstype *int64) error) bool
 
-// Values of stdioKindState's kind: what an operation on a *File can see.
+// Values of stdioKindInfo's kind: what an operation on a *File can see.
 const (
-	stdioKindUndecided = iota
-	stdioKindFile      // a regular file or a block device of trusted identity id: its own bytes
-	stdioKindNone      // a directory: no buffered byte
-	stdioKindAll       // a pipe, a socket, a terminal, an untrusted or unknown identity: anything
+	stdioKindFile = iota + 1 // a regular file or a block device of trusted identity id: its own bytes
+	stdioKindNone            // a directory: no buffered byte
+	stdioKindAll             // a pipe, a socket, a terminal, an untrusted or unknown identity: anything
 )
 
 // stdioKindState is a field of every *File (the generator adds it to
 // os's file struct, internal/osstdout): what an operation on the file
-// can see, decided once per *File, by the first fstat any of the
-// decisions makes or by one of its own while a buffer holds bytes.
+// can see, decided once per *File (and again after a descriptor change,
+// stdioIdentitiesChanged), by the first fstat any of the decisions makes
+// or by one of its own while a buffer holds bytes.
 type stdioKindState struct {
-	kind atomic.Uint32 // stdioKindUndecided, stdioKindFile, stdioKindNone or stdioKindAll
-	id   stdioFileID   // with stdioKindFile; written before kind
-	info FileInfo      // the fstat that decided kind, which a buffer's decision takes instead of its own; written before kind
+	p atomic.Pointer[stdioKindInfo] // nil until decided
 }
 
-// stat returns the fstat that decided what an operation on the file can
-// see, nil if none did.
-func (st *stdioKindState) stat() FileInfo {
-	if st.kind.Load() == stdioKindUndecided {
+// stdioKindInfo is a decision of stdioKindState.
+type stdioKindInfo struct {
+	kind uint32      // stdioKindFile, stdioKindNone or stdioKindAll
+	id   stdioFileID // with stdioKindFile
+	info FileInfo    // the fstat that decided, which a buffer's decision takes instead of its own
+	gen  uint32      // stdioKindGen when decided
+}
+
+// stdioKindGen counts the changes of what descriptors lead to (a Dup2
+// onto one, a Close of one): a decision of an earlier count is stale.
+var stdioKindGen atomic.Uint32
+
+// stdioIdentitiesChanged makes every *File's decision stale: a
+// descriptor may lead to another file now.
+func stdioIdentitiesChanged() { stdioKindGen.Add(1) }
+
+// stat returns the fstat that decided, nil for no decision.
+func (d *stdioKindInfo) stat() FileInfo {
+	if d == nil {
 		return nil
 	}
-	return st.info
+	return d.info
+}
+
+// get returns the decision, nil if there is none or it is stale.
+func (st *stdioKindState) get() *stdioKindInfo {
+	d := st.p.Load()
+	if d == nil || d.gen != stdioKindGen.Load() {
+		return nil
+	}
+	return d
 }
 
 // stdioKindOf returns what an operation on f can see, and f's identity
@@ -81,38 +103,37 @@ func stdioKindOf(f *File) (uint32, stdioFileID) {
 	if f == nil {
 		return stdioKindAll, stdioFileID{}
 	}
-	st := &f.stdioKind
-	if k := st.kind.Load(); k != stdioKindUndecided {
-		return k, st.id
+	if d := f.stdioKind.get(); d != nil {
+		return d.kind, d.id
 	}
 	fi, err := f.stdioRawStat()
 	if err != nil {
 		return stdioKindAll, stdioFileID{}
 	}
-	stdioIdentify(f, fi)
-	return st.kind.Load(), st.id
+	d := stdioIdentify(f, fi)
+	return d.kind, d.id
 }
 
 // stdioIdentify records what an operation on f can see, from fi, f's
-// fstat, unless it is decided. A file whose file system may be seen
-// through another identity (stdioTrusted) counts as a peer.
-func stdioIdentify(f *File, fi FileInfo) {
+// fstat, unless it is decided, and returns the decision. A file whose
+// file system may show it through another identity (stdioTrusted)
+// counts as a peer.
+func stdioIdentify(f *File, fi FileInfo) *stdioKindInfo {
 	st := &f.stdioKind
-	if f == nil || st.kind.Load() != stdioKindUndecided {
-		return
+	if d := st.get(); d != nil {
+		return d
 	}
-	k := uint32(stdioKindAll)
+	d := &stdioKindInfo{kind: stdioKindAll, info: fi, gen: stdioKindGen.Load()}
 	switch m := fi.Mode(); {
 	case m.IsDir():
-		k = stdioKindNone
+		d.kind = stdioKindNone
 	case stdioBufferable(m):
 		if id, fsdev, ok := stdioIDOfFile(fi); ok && stdioTrusted(fsdev, f) {
-			st.id = id
-			k = stdioKindFile
+			d.kind, d.id = stdioKindFile, id
 		}
 	}
-	st.info = fi
-	st.kind.CompareAndSwap(stdioKindUndecided, k)
+	st.p.Store(d)
+	return d
 }
 
 // stdioIDOfFile is stdioIDOf where the target has one.
@@ -197,7 +218,7 @@ func stdioStatFile(f *File, stat func() (FileInfo, error)) (FileInfo, error) {
 	if !stdioPathDirty() {
 		return stat()
 	}
-	if f.stdioKind.kind.Load() != stdioKindUndecided {
+	if f.stdioKind.get() != nil {
 		stdioFilesBeforeRead(f)
 		return stat()
 	}
