@@ -98,9 +98,10 @@ func (st *stdioKindState) get() *stdioKindInfo {
 }
 
 // stdioKindOf returns what an operation on f can see, and f's identity
-// with stdioKindFile, deciding with an fstat if no decision made one.
+// with stdioKindFile, deciding with an fstat if no decision made one;
+// where the target gives no identity, anything, with no fstat.
 func stdioKindOf(f *File) (uint32, stdioFileID) {
-	if f == nil {
+	if f == nil || stdioIDOf == nil {
 		return stdioKindAll, stdioFileID{}
 	}
 	if d := f.stdioKind.get(); d != nil {
@@ -218,7 +219,7 @@ func stdioStatFile(f *File, stat func() (FileInfo, error)) (FileInfo, error) {
 	if !stdioPathDirty() {
 		return stat()
 	}
-	if f.stdioKind.get() != nil {
+	if f.stdioKind.get() != nil || stdioIDOf == nil {
 		stdioFilesBeforeRead(f)
 		return stat()
 	}
