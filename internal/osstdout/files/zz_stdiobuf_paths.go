@@ -86,7 +86,7 @@ func Lstat(name string) (FileInfo, error) {
 
 // OpenFile is also Open, Create, ReadFile, WriteFile and CreateTemp's.
 func OpenFile(name string, flag int, perm FileMode) (*File, error) {
-	f, err := stdioRawOpenFile(name, flag, perm)
+	f, err := stdioOpen(func() (*File, error) { return stdioRawOpenFile(name, flag, perm) })
 	if err == nil && flag&O_TRUNC != 0 {
 		stdioTruncated(f)
 	}

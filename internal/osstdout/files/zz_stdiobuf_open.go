@@ -1,0 +1,57 @@
+//go:build stdiobuf_std
+
+// This file is added to package os by `stdiobuf build -files`: an open
+// that fails for want of descriptors, where a plain build's would not.
+// A buffer that holds bytes keeps its file alive, so a file the program
+// drops without Close stays open until its bytes are written out, where
+// the plain build's is closed by the collector: a program that opens and
+// drops many files can run out of descriptors that the plain build has.
+// Instead of writing everything out at every open to let the collector
+// close them, an open that fails with EMFILE or ENFILE writes every
+// buffer out, runs the collector, and tries again.
+
+package os
+
+import (
+	"runtime"
+	"syscall"
+	"time"
+)
+
+// stdioOpenTries is how many times an open that ran out of descriptors
+// is tried again, each after a collection and a wait twice as long as
+// the one before, from stdioOpenWait: the dropped files are closed by
+// os's cleanups, which run on a goroutine of their own after the
+// collection, and nothing tells when they have; 1+2+4+8+16 ms covers a
+// loaded machine's scheduling, and only a program that really has too
+// many files open pays it all.
+const (
+	stdioOpenTries = 5
+	stdioOpenWait  = time.Millisecond
+)
+
+// stdioOpen runs open and, where it fails for want of descriptors and
+// buffers hold bytes, writes them out and collects the files they kept
+// alive, then runs it again.
+func stdioOpen(open func() (*File, error)) (*File, error) {
+	f, err := open()
+	if !stdioFilesOn || !stdioTooMany(err) {
+		return f, err
+	}
+	wait := stdioOpenWait
+	for i := 0; i < stdioOpenTries && stdioTooMany(err); i++ {
+		stdioFilesWriteOut()
+		runtime.GC()
+		time.Sleep(wait)
+		wait *= 2
+		f, err = open()
+	}
+	return f, err
+}
+
+// stdioTooMany reports whether err says the process or the system has no
+// descriptor left.
+func stdioTooMany(err error) bool {
+	pe, ok := err.(*PathError)
+	return ok && (pe.Err == syscall.EMFILE || pe.Err == syscall.ENFILE)
+}
