@@ -69,16 +69,37 @@ func stdioLinuxReadPlainKind(f *File) bool {
 	})
 }
 
-// stdioLinuxKind reports whether f must stay plain: fcntl(F_GETFL) fails
-// or gives flags that plain rejects, or fstatfs(2) says its file system
-// is one of stream's generated ones, whose files are made at each read.
+// stdioLinuxKind reports whether f must stay plain: its flags (those the
+// program opened it with, else fcntl(F_GETFL)'s) are ones that plain
+// rejects, or fstatfs(2) says its file system is one of stream's
+// generated ones, whose files are made at each read; a file system on a
+// block device is none of those, and asks no fstatfs.
 func stdioLinuxKind(f *File, plain func(flags int) bool) bool {
 	fd := f.pfd.Sysfd
-	flags, err := unix.Fcntl(fd, syscall.F_GETFL, 0)
-	if err != nil || plain(flags) {
+	flags := f.stdioFile.flags
+	if !f.stdioFile.opened {
+		var err error
+		if flags, err = unix.Fcntl(fd, syscall.F_GETFL, 0); err != nil {
+			return true
+		}
+	}
+	if plain(flags) {
 		return true
 	}
+	if fi := f.stdioKind.get().stat(); fi != nil {
+		if st, ok := fi.Sys().(*syscall.Stat_t); ok && !stdioAnonDev(uint64(st.Dev)) {
+			return false
+		}
+	}
 	return stdioGeneratedFS(uintptr(fd))
+}
+
+// stdioAnonDev reports whether dev, a file system's device number, is
+// anonymous (major 0): every file system whose files are made at each
+// read (/proc, /sys, debugfs, cgroup, FUSE) has such a number, so one on
+// a block device needs no fstatfs to tell it is not one of them.
+func stdioAnonDev(dev uint64) bool {
+	return (dev>>8)&0xfff|(dev>>32)&^0xfff == 0
 }
 
 // stdioGeneratedFS is stream's generatedFS, which the bufio package os
@@ -412,7 +433,7 @@ const (
 // exports); statfs tells them apart, once per device, and a device
 // whose type cannot be asked is not trusted and not remembered.
 func (c *stdioTrustCache) trusted(dev uint64, statfs func(*int64) error) bool {
-	if (dev>>8)&0xfff|(dev>>32)&^0xfff != 0 {
+	if !stdioAnonDev(dev) {
 		return true
 	}
 	c.mu.Lock()

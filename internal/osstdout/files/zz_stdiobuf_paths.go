@@ -87,6 +87,7 @@ func Lstat(name string) (FileInfo, error) {
 // OpenFile is also Open, Create, ReadFile, WriteFile and CreateTemp's.
 func OpenFile(name string, flag int, perm FileMode) (*File, error) {
 	f, err := stdioOpen(func() (*File, error) { return stdioRawOpenFile(name, flag, perm) })
+	stdioOpened(f, flag)
 	if err == nil && flag&O_TRUNC != 0 {
 		stdioTruncated(f)
 	}

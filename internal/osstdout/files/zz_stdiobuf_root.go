@@ -33,6 +33,7 @@ func (r *Root) Create(name string) (*File, error) {
 
 func (r *Root) OpenFile(name string, flag int, perm FileMode) (*File, error) {
 	f, err := stdioOpen(func() (*File, error) { return r.stdioRawOpenFile(name, flag, perm) })
+	stdioOpened(f, flag)
 	if err == nil && flag&O_TRUNC != 0 {
 		stdioTruncated(f)
 	}

@@ -345,6 +345,11 @@ func (b *stdioBuffer) writeBusy(p []byte) (int, error) {
 		if b.whole {
 			large = b.w.Size()
 		}
+		if b.file != nil && b.file.before >= 0 {
+			// The file's first Write, made plainly before w was
+			// decided, is one of w's for the report (strace sees it).
+			stdioWroteAround(b.w, b.file.before)
+		}
 	}
 	b.end()
 	if first {

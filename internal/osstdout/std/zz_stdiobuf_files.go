@@ -47,17 +47,40 @@ import (
 
 // Values of stdioFileState's v.
 const (
-	stdioFileUndecided = iota
+	stdioFileUndecided = iota // no Write yet
+	stdioFileOnce             // one Write, made plainly
 	stdioFilePlain
 	stdioFileBuffered
 )
 
 // stdioFileState is a field of every *File (the generator adds it to
 // os's file struct, internal/osstdout): whether the file has a buffer of
-// its own, decided once per *File at its first Write.
+// its own, decided once per *File at its second Write; and the flags
+// the program opened it with, which tell the decision what fcntl would.
 type stdioFileState struct {
-	v   atomic.Uint32 // stdioFileUndecided, stdioFilePlain or stdioFileBuffered
-	buf *stdioFileBuf // the buffer; set before v becomes stdioFileBuffered and never changed
+	v     atomic.Uint32 // stdioFileUndecided, stdioFileOnce, stdioFilePlain or stdioFileBuffered
+	buf   *stdioFileBuf // the buffer; set before v becomes stdioFileBuffered and never changed
+	flags int           // with opened: the flags of the open that made the file
+	first atomic.Int64  // 1 + the bytes of the first Write, made plainly; 0 until it returns
+	// opened says flags are known: set by OpenFile before it returns
+	// the file, so before any other goroutine sees it.
+	opened bool
+}
+
+// stdioWroteOnce records, after a plain Write of f, the bytes of f's
+// first Write, for the report of the buffer f may get at its second.
+func stdioWroteOnce(f *File, n int) {
+	if stdioFilesOn && f != nil && f.stdioFile.v.Load() == stdioFileOnce {
+		f.stdioFile.first.CompareAndSwap(0, int64(max(n, 0))+1)
+	}
+}
+
+// stdioOpened records on f, just opened by the program, the flags it
+// was opened with.
+func stdioOpened(f *File, flag int) {
+	if f != nil {
+		f.stdioFile.flags, f.stdioFile.opened = flag, true
+	}
 }
 
 // buffered reports whether the file has a buffer, deciding nothing.
@@ -73,6 +96,7 @@ type stdioFileBuf struct {
 	id      stdioFileID // the file's identity, with hasID
 	hasID   bool        // the target gave the file an identity (stdioIDOf)
 	trusted bool        // the file's identity is trusted: an operation that reaches the file by another identity is not possible
+	before  int         // the bytes of the file's first Write, made plainly before the decision; -1 if none was seen; set once
 }
 
 // stdioFileSet is every file that has a buffer.
@@ -169,17 +193,26 @@ func (r *stdioFileSet) flushEach(lock func(b *stdioFileBuf) bool) {
 	}
 }
 
-// stdioFileOf returns f's buffer, deciding at the first call whether f
-// gets one; nil if it does not.
+// stdioFileOf returns f's buffer for a Write, deciding at the second
+// Write whether f gets one; nil if it does not, or not yet. A file
+// written once (os.WriteFile, a file per record written whole) costs
+// what it costs plainly: no fstat, fcntl or fstatfs for a decision
+// whose buffer would never hold a second Write. The first Write is a
+// plain one, which writes out what a plain Write does first.
 func stdioFileOf(f *File) *stdioFileBuf {
 	if !stdioFilesOn || f == nil {
 		return nil
 	}
-	switch f.stdioFile.v.Load() {
+	st := &f.stdioFile
+	switch st.v.Load() {
 	case stdioFileBuffered:
-		return f.stdioFile.buf
+		return st.buf
 	case stdioFilePlain:
 		return nil
+	case stdioFileUndecided:
+		if st.v.CompareAndSwap(stdioFileUndecided, stdioFileOnce) {
+			return nil
+		}
 	}
 	return stdioFiles.decide(f)
 }
@@ -273,7 +306,7 @@ func (r *stdioFileSet) decide(f *File) *stdioFileBuf {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	st := &f.stdioFile
-	if st.v.Load() != stdioFileUndecided {
+	if v := st.v.Load(); v == stdioFilePlain || v == stdioFileBuffered {
 		return st.buf
 	}
 	b := r.choose(f)
@@ -329,7 +362,10 @@ func (r *stdioFileSet) choose(f *File) *stdioFileBuf {
 		return nil
 	}
 	d := stdioIdentify(f, fi)
-	b := &stdioFileBuf{info: fi, name: f.Name(), trusted: d.kind == stdioKindFile}
+	b := &stdioFileBuf{info: fi, name: f.Name(), trusted: d.kind == stdioKindFile, before: -1}
+	if n := f.stdioFile.first.Load(); n > 0 {
+		b.before = int(n - 1)
+	}
 	b.id, _, b.hasID = stdioIDOfFile(fi)
 	b.whole, b.dirty, b.loose, b.file = true, &r.dirty, true, b
 	b.raw.f = f

@@ -29,7 +29,9 @@ func (f *File) Write(b []byte) (n int, err error) {
 	}
 	stdioFilesBefore(f)
 	stdioOut.beforeWrite(f)
-	return f.stdioRawWrite(b)
+	n, err = f.stdioRawWrite(b)
+	stdioWroteOnce(f, n)
+	return n, err
 }
 
 // WriteAt flushes the original standard output first.
@@ -111,8 +113,8 @@ func (f *File) Sync() error {
 	if err := stdioOut.syncFlush(f); err != nil {
 		return err
 	}
-	if fb := stdioFileOf(f); fb != nil {
-		if err := fb.flushProgram(); err != nil {
+	if f != nil && f.stdioFile.buffered() {
+		if err := f.stdioFile.buf.flushProgram(); err != nil {
 			return err
 		}
 	}

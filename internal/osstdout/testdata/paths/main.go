@@ -244,6 +244,23 @@ var cases = map[string]func(path string, args []string){
 			fmt.Printf("number %d, twice %d, and then some more words\n", n, 2*n)
 		}
 	},
+	// smallfiles DIR: 200 files of a line each in DIR, by os.WriteFile.
+	"smallfiles": func(_ string, args []string) {
+		for i := 0; i < 200; i++ {
+			must(0, os.WriteFile(filepath.Join(args[0], "f"+strconv.Itoa(i)), []byte("file "+strconv.Itoa(i)+"\n"), 0o644))
+		}
+	},
+	// generator SRC DST: each file of SRC upper-cased into DST by
+	// os.WriteFile, and a line per file to the log at path.
+	"generator": func(path string, args []string) {
+		l := must(os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o644))
+		for _, d := range must(os.ReadDir(args[0])) {
+			b := must(os.ReadFile(filepath.Join(args[0], d.Name())))
+			must(0, os.WriteFile(filepath.Join(args[1], d.Name()), []byte(strings.ToUpper(string(b))), 0o644))
+			fmt.Fprintf(l, "wrote %s, %d bytes\n", d.Name(), len(b))
+		}
+		l.Close()
+	},
 	// walk DIR: a walker, a line per file (its path and size) on
 	// standard output.
 	"walk": func(_ string, args []string) {
