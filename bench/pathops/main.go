@@ -1,0 +1,513 @@
+//go:build linux
+
+// Command pathops measures issue 30's programs: ordinary Go programs
+// that mix a record of output per file with other file work (a walker
+// printing to a file and to a pipe, a stat per record into a report, a
+// grep -r into a report, a generator writing many files while it logs,
+// a read-transform-write loop, a record reader that logs each record,
+// many small files, many files open at once, a block reader of a pipe),
+// built plainly, with bufio added by hand (bufio), with `stdiobuf build
+// -stdout` and `-files`, and their twins in C on glibc stdio where one
+// is natural (c).
+//
+// It makes its data in a temporary folder, builds every variant once,
+// and runs rounds of every (program, variant) pair, the variants' order
+// rotated by one each round, taking the CPU time (user + system, from
+// the child's rusage) and the wall time of each run. One more run of
+// each pair under strace -f -c counts its system calls: the write family
+// (write, pwrite64, writev) and every call on files. It prints a table
+// and writes runs.tsv and results.md into -out: medians, the ratios of
+// -files's CPU to the lower of plain's and -stdout's, and issue 30's
+// targets: -files makes at most twice C's write calls (or twice one per
+// 4 KiB written, where there is no C twin), no more calls on files than
+// -stdout, and takes at most 1.05 times the lower CPU of plain and
+// -stdout.
+//
+//	bench/pathops.sh [-rounds R] [-files N] [-records N] [-xfs] [-out DIR]
+package main
+
+import (
+	"bytes"
+	"encoding/binary"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+)
+
+// config is what the flags ask for.
+type config struct {
+	rounds, files, records int
+	xfs                    bool
+	out                    string
+}
+
+func main() {
+	var cfg config
+	flag.IntVar(&cfg.rounds, "rounds", 5, "interleaved rounds of every (program, variant) pair")
+	flag.IntVar(&cfg.files, "files", 10000, "files of the tree, the stat list and the generator's input (manyopen opens 15,000 and smallfiles writes 2000 whatever it says)")
+	flag.IntVar(&cfg.records, "records", 100000, "records of transform and recreader")
+	flag.BoolVar(&cfg.xfs, "xfs", true, "also run recreader on XFS with 128 KiB blocks (needs root, mkfs.xfs, a loop device)")
+	flag.StringVar(&cfg.out, "out", "", "folder for runs.tsv and results.md (default bench/results/DATE-pathops)")
+	flag.Parse()
+	if cfg.rounds < 1 || cfg.files < 10 || cfg.records < 1 {
+		fmt.Fprintln(os.Stderr, "pathops: -rounds must be at least 1, -files at least 10, -records at least 1")
+		os.Exit(2)
+	}
+	if cfg.out == "" {
+		cfg.out = filepath.Join("bench", "results", time.Now().Format("2006-01-02")+"-pathops")
+	}
+	if err := run(cfg); err != nil {
+		fmt.Fprintln(os.Stderr, "pathops:", err)
+		os.Exit(1)
+	}
+}
+
+// A variant is a way of building the programs.
+type variant struct {
+	name string
+	bin  func(tmp, prog string) []string // the command that runs prog
+}
+
+// variants are every variant, in the order of the table.
+var variants = []string{"plain", "bufio", "stdout", "files", "c"}
+
+// A program is one row of the table.
+type program struct {
+	name string
+	// args are the program's arguments after its name, made afresh for
+	// each run in a folder of its own (run); stdin feeds standard input,
+	// toFile sends standard output and standard error to files (else
+	// standard output to a pipe that is drained, standard error to a
+	// file).
+	args   func(run string) []string
+	stdin  func() io.Reader
+	toPipe bool
+	// hasC and hasBufio say whether the C twin and the bufio variant exist.
+	hasC, hasBufio bool
+	// refWrites is, where there is no C twin, the writes one per 4 KiB
+	// (and one per file written whole) would make, from the run's folder.
+	refWrites func(run string) int
+}
+
+func run(cfg config) error {
+	for _, tool := range []string{"go", "cc", "strace"} {
+		if _, err := exec.LookPath(tool); err != nil {
+			return fmt.Errorf("needs %s on PATH", tool)
+		}
+	}
+	tmp, err := os.MkdirTemp("", "pathops-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(tmp)
+	fmt.Fprintln(os.Stderr, "pathops: building in", tmp)
+	bins, err := build(tmp)
+	if err != nil {
+		return err
+	}
+	data, err := makeData(tmp, cfg)
+	if err != nil {
+		return err
+	}
+	defer data.cleanup()
+	progs := programsFor(data, cfg)
+	cpu := map[[2]string][]float64{}
+	wall := map[[2]string][]float64{}
+	var tsv bytes.Buffer
+	tsv.WriteString("round\tprogram\tvariant\tcpu_ms\twall_ms\n")
+	for r := 0; r < cfg.rounds; r++ {
+		fmt.Fprintf(os.Stderr, "pathops: round %d of %d\n", r+1, cfg.rounds)
+		for _, p := range progs {
+			vs := p.variants()
+			for i := range vs {
+				v := vs[(i+r)%len(vs)]
+				c, w, err := runOnce(tmp, bins, p, v, false)
+				if err != nil {
+					return err
+				}
+				k := [2]string{p.name, v}
+				cpu[k] = append(cpu[k], c)
+				wall[k] = append(wall[k], w)
+				fmt.Fprintf(&tsv, "%d\t%s\t%s\t%.2f\t%.2f\n", r, p.name, v, c, w)
+			}
+		}
+	}
+	fmt.Fprintln(os.Stderr, "pathops: counting system calls under strace")
+	calls := map[[2]string]map[string]int{}
+	refs := map[string]int{}
+	for _, p := range progs {
+		for _, v := range p.variants() {
+			m, ref, err := straceOnce(tmp, bins, p, v)
+			if err != nil {
+				return err
+			}
+			calls[[2]string{p.name, v}] = m
+			if v == "files" && p.refWrites != nil {
+				refs[p.name] = ref
+			}
+		}
+	}
+	md := report(cfg, progs, cpu, wall, calls, refs)
+	fmt.Print(md)
+	if err := os.MkdirAll(cfg.out, 0o755); err != nil {
+		return err
+	}
+	if err := os.WriteFile(filepath.Join(cfg.out, "runs.tsv"), tsv.Bytes(), 0o644); err != nil {
+		return err
+	}
+	return os.WriteFile(filepath.Join(cfg.out, "results.md"), []byte(md), 0o644)
+}
+
+// variants returns the variants p runs in.
+func (p program) variants() []string {
+	var vs []string
+	for _, v := range variants {
+		if v == "c" && !p.hasC || v == "bufio" && !p.hasBufio {
+			continue
+		}
+		vs = append(vs, v)
+	}
+	return vs
+}
+
+// build builds the Go program in each way and the C twins; it returns
+// the binaries by variant ("c-NAME" for each twin).
+func build(tmp string) (map[string]string, error) {
+	tool := filepath.Join(tmp, "stdiobuf")
+	bins := map[string]string{}
+	steps := [][]string{{"go", "build", "-o", tool, "./cmd/stdiobuf"}}
+	for _, b := range []struct{ name, cmd string }{
+		{"plain", "go build"},
+		{"stdout", tool + " build -stdout"},
+		{"files", tool + " build -files"},
+	} {
+		bins[b.name] = filepath.Join(tmp, "prog-"+b.name)
+		steps = append(steps, append(strings.Fields(b.cmd), "-o", bins[b.name], "./bench/pathops/prog"))
+	}
+	cs, err := filepath.Glob("bench/pathops/c/*.c")
+	if err != nil || len(cs) == 0 {
+		return nil, fmt.Errorf("no C twins in bench/pathops/c (run from the module's root): %v", err)
+	}
+	for _, c := range cs {
+		name := "c-" + strings.TrimSuffix(filepath.Base(c), ".c")
+		bins[name] = filepath.Join(tmp, name)
+		steps = append(steps, []string{"cc", "-O2", "-o", bins[name], c})
+	}
+	for _, s := range steps {
+		if out, err := exec.Command(s[0], s[1:]...).CombinedOutput(); err != nil {
+			return nil, fmt.Errorf("%s: %v\n%s", strings.Join(s, " "), err, out)
+		}
+	}
+	return bins, nil
+}
+
+// data is what the programs read.
+type data struct {
+	tree, list, src, nums, recs, xfsRecs string
+	cleanup                              func()
+}
+
+// makeData writes the tree of small files (a hundred to a folder), the
+// list of their names, the generator's input, the numbers and the
+// records, and mounts XFS for the records where it can.
+func makeData(tmp string, cfg config) (*data, error) {
+	d := &data{tree: filepath.Join(tmp, "tree"), list: filepath.Join(tmp, "list"), src: filepath.Join(tmp, "src"),
+		nums: filepath.Join(tmp, "nums"), recs: filepath.Join(tmp, "recs"), cleanup: func() {}}
+	var list strings.Builder
+	for i := 0; i < cfg.files; i++ {
+		dir := filepath.Join(d.tree, fmt.Sprintf("d%03d", i/100))
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			return nil, err
+		}
+		name := filepath.Join(dir, "f"+strconv.Itoa(i))
+		if err := os.WriteFile(name, []byte(fmt.Sprintf("file %d\nline two of %d\n", i, i*7)), 0o644); err != nil {
+			return nil, err
+		}
+		list.WriteString(name + "\n")
+	}
+	if err := os.WriteFile(d.list, []byte(list.String()), 0o644); err != nil {
+		return nil, err
+	}
+	if err := os.MkdirAll(d.src, 0o755); err != nil {
+		return nil, err
+	}
+	for i := 0; i < cfg.files/5; i++ {
+		if err := os.WriteFile(filepath.Join(d.src, fmt.Sprintf("page%05d.txt", i)), []byte(strings.Repeat(fmt.Sprintf("page %d, a line of text\n", i), 4)), 0o644); err != nil {
+			return nil, err
+		}
+	}
+	var nums strings.Builder
+	recs := make([]byte, 0, 16*cfg.records)
+	for i := 0; i < cfg.records; i++ {
+		nums.WriteString(strconv.Itoa(i*37%100003) + "\n")
+		recs = binary.LittleEndian.AppendUint64(recs, uint64(i))
+		recs = binary.LittleEndian.AppendUint64(recs, uint64(i)*uint64(i))
+	}
+	if err := os.WriteFile(d.nums, []byte(nums.String()), 0o644); err != nil {
+		return nil, err
+	}
+	if err := os.WriteFile(d.recs, recs, 0o644); err != nil {
+		return nil, err
+	}
+	if cfg.xfs {
+		d.xfsRecs, d.cleanup = mountXFS(tmp, recs)
+	}
+	return d, nil
+}
+
+// mountXFS mounts an XFS file system with st_blksize 131072 and writes
+// the records there; it says why and returns "" where it cannot.
+func mountXFS(tmp string, recs []byte) (string, func()) {
+	img, dir := filepath.Join(tmp, "xfs.img"), filepath.Join(tmp, "xfs")
+	steps := [][]string{{"truncate", "-s", "320M", img}, {"mkfs.xfs", "-q", img}, {"mkdir", "-p", dir},
+		{"mount", "-o", "loop,largeio,allocsize=128k", img, dir}}
+	for _, s := range steps {
+		if out, err := exec.Command(s[0], s[1:]...).CombinedOutput(); err != nil {
+			fmt.Fprintf(os.Stderr, "pathops: recreader on XFS left out: %s: %v %s\n", strings.Join(s, " "), err, bytes.TrimSpace(out))
+			return "", func() {}
+		}
+	}
+	umount := func() { exec.Command("umount", dir).Run() }
+	path := filepath.Join(dir, "recs")
+	if err := os.WriteFile(path, recs, 0o644); err != nil {
+		umount()
+		fmt.Fprintln(os.Stderr, "pathops: recreader on XFS left out:", err)
+		return "", func() {}
+	}
+	return path, umount
+}
+
+// programsFor returns the table's rows over d.
+func programsFor(d *data, cfg config) []program {
+	nums := func() io.Reader { return bytes.NewReader(bytes.Repeat([]byte("a line of a pipe's input\n"), 800000)) }
+	ps := []program{
+		{name: "walker to a file", args: func(string) []string { return []string{"walker", d.tree} }, hasC: true, hasBufio: true},
+		{name: "walker to a pipe", args: func(string) []string { return []string{"walker", d.tree} }, toPipe: true, hasC: true, hasBufio: true},
+		{name: "statreport", args: func(run string) []string { return []string{"statreport", d.list, filepath.Join(run, "report")} }, hasC: true, hasBufio: true},
+		{name: "grepr", args: func(run string) []string { return []string{"grepr", d.tree, "77", filepath.Join(run, "report")} }, hasC: true, hasBufio: true},
+		{name: "generator", args: func(run string) []string {
+			return []string{"generator", d.src, run, filepath.Join(run, "log")}
+		}, hasBufio: true, refWrites: func(run string) int {
+			ents, _ := os.ReadDir(run)
+			fi, _ := os.Stat(filepath.Join(run, "log"))
+			return len(ents) - 1 + int((fi.Size()+4095)/4096)
+		}},
+		{name: "transform", args: func(run string) []string { return []string{"transform", d.nums, filepath.Join(run, "out")} }, hasC: true, hasBufio: true},
+		{name: "recreader", args: func(string) []string { return []string{"recreader", d.recs} }, hasC: true, hasBufio: true},
+		{name: "smallfiles", args: func(run string) []string { return []string{"smallfiles", run, "2000"} }, hasC: true},
+		{name: "manyopen", args: func(run string) []string { return []string{"manyopen", run, "15000"} }, hasC: true, hasBufio: true},
+		{name: "pipeblocks", args: func(string) []string { return []string{"pipeblocks"} }, stdin: nums, hasC: true},
+	}
+	if d.xfsRecs != "" {
+		ps = append(ps, program{name: "recreader (XFS 128k)", args: func(string) []string { return []string{"recreader", d.xfsRecs} }, hasC: true, hasBufio: true})
+	}
+	return ps
+}
+
+// command returns the command that runs p in variant v, in a new folder.
+func command(tmp string, bins map[string]string, p program, v string) (*exec.Cmd, string, error) {
+	run, err := os.MkdirTemp(tmp, "run-")
+	if err != nil {
+		return nil, "", err
+	}
+	args := p.args(run)
+	var argv []string
+	switch v {
+	case "c":
+		argv = append([]string{bins["c-"+args[0]]}, args...)
+	case "bufio":
+		argv = append([]string{bins["plain"], "-bufio"}, args...)
+	default:
+		argv = append([]string{bins[v]}, args...)
+	}
+	cmd := exec.Command(argv[0], argv[1:]...)
+	if p.stdin != nil {
+		cmd.Stdin = p.stdin()
+	}
+	stderr, err := os.Create(filepath.Join(run, "stderr"))
+	if err != nil {
+		return nil, "", err
+	}
+	cmd.Stderr = stderr
+	if p.toPipe {
+		cmd.Stdout = io.Discard
+	} else {
+		out, err := os.Create(filepath.Join(run, "stdout"))
+		if err != nil {
+			return nil, "", err
+		}
+		cmd.Stdout = out
+	}
+	cmd.Env = os.Environ()
+	return cmd, run, nil
+}
+
+// runOnce runs p in v and returns its CPU and wall time in milliseconds.
+func runOnce(tmp string, bins map[string]string, p program, v string, _ bool) (cpu, wall float64, err error) {
+	cmd, run, err := command(tmp, bins, p, v)
+	if err != nil {
+		return 0, 0, err
+	}
+	defer os.RemoveAll(run)
+	start := time.Now()
+	if err := cmd.Run(); err != nil {
+		b, _ := os.ReadFile(filepath.Join(run, "stderr"))
+		return 0, 0, fmt.Errorf("%s (%s): %v\n%s", p.name, v, err, lastLines(b))
+	}
+	wall = float64(time.Since(start).Microseconds()) / 1000
+	ru := cmd.ProcessState.SysUsage().(*syscall.Rusage)
+	cpu = float64(ru.Utime.Nano()+ru.Stime.Nano()) / 1e6
+	return cpu, wall, nil
+}
+
+// lastLines is the end of a program's standard error.
+func lastLines(b []byte) []byte {
+	if len(b) > 2000 {
+		b = b[len(b)-2000:]
+	}
+	return b
+}
+
+// fileCalls are the system calls on files that the totals count; the
+// runtime's own (futex, nanosleep, its signals) vary from run to run.
+var fileCalls = []string{"read", "write", "pread64", "pwrite64", "readv", "writev", "openat", "close",
+	"fstat", "newfstatat", "statx", "lstat", "stat", "fcntl", "fstatfs", "statfs", "lseek", "getdents64",
+	"ftruncate", "tee", "copy_file_range", "sendfile", "splice"}
+
+var straceLine = regexp.MustCompile(`(?m)^\s*(\w+)\s+(\d+)\s*$`)
+
+// straceOnce runs p in v under strace -f -c and returns the count of
+// each call, and p's reference writes where it has refWrites.
+func straceOnce(tmp string, bins map[string]string, p program, v string) (map[string]int, int, error) {
+	cmd, run, err := command(tmp, bins, p, v)
+	if err != nil {
+		return nil, 0, err
+	}
+	defer os.RemoveAll(run)
+	log := filepath.Join(tmp, "strace.log")
+	cmd.Args = append([]string{"strace", "-f", "-c", "-U", "name,calls", "-o", log}, cmd.Args...)
+	cmd.Path, err = exec.LookPath("strace")
+	if err != nil {
+		return nil, 0, err
+	}
+	if err := cmd.Run(); err != nil {
+		b, _ := os.ReadFile(filepath.Join(run, "stderr"))
+		return nil, 0, fmt.Errorf("strace %s (%s): %v\n%s", p.name, v, err, lastLines(b))
+	}
+	b, err := os.ReadFile(log)
+	if err != nil {
+		return nil, 0, err
+	}
+	m := map[string]int{}
+	for _, s := range straceLine.FindAllStringSubmatch(string(b), -1) {
+		if s[1] != "total" {
+			m[s[1]], _ = strconv.Atoi(s[2])
+		}
+	}
+	ref := 0
+	if p.refWrites != nil {
+		ref = p.refWrites(run)
+	}
+	return m, ref, nil
+}
+
+// writes is the write family's calls in m; total, the calls on files.
+func writes(m map[string]int) int { return m["write"] + m["pwrite64"] + m["writev"] }
+
+func total(m map[string]int) int {
+	n := 0
+	for _, c := range fileCalls {
+		n += m[c]
+	}
+	return n
+}
+
+// median is the median of xs.
+func median(xs []float64) float64 {
+	s := slices.Clone(xs)
+	sort.Float64s(s)
+	if len(s) == 0 {
+		return 0
+	}
+	if len(s)%2 == 1 {
+		return s[len(s)/2]
+	}
+	return (s[len(s)/2-1] + s[len(s)/2]) / 2
+}
+
+// report formats the results.
+func report(cfg config, progs []program, cpu, wall map[[2]string][]float64, calls map[[2]string]map[string]int, refs map[string]int) string {
+	var b strings.Builder
+	host, _ := os.Hostname()
+	var un syscall.Utsname
+	syscall.Uname(&un)
+	load, _ := os.ReadFile("/proc/loadavg")
+	fmt.Fprintf(&b, "# bench/pathops: -files against plain, -stdout, bufio by hand and C\n\n")
+	fmt.Fprintf(&b, "%s, %s (%s), %s, load %s", time.Now().UTC().Format("2006-01-02 15:04 MST"), host, utsString(un.Release[:]), cpuModel(), strings.TrimSpace(string(load)))
+	fmt.Fprintf(&b, "\n\n`bench/pathops.sh -rounds %d -files %d -records %d`: medians of %d interleaved rounds; calls from one run under `strace -f -c`.\n\n", cfg.rounds, cfg.files, cfg.records, cfg.rounds)
+	b.WriteString("| program | variant | CPU ms | wall ms | write calls | calls on files |\n|---|---|---|---|---|---|\n")
+	for _, p := range progs {
+		for _, v := range p.variants() {
+			k := [2]string{p.name, v}
+			fmt.Fprintf(&b, "| %s | %s | %.1f | %.1f | %d | %d |\n", p.name, v, median(cpu[k]), median(wall[k]), writes(calls[k]), total(calls[k]))
+		}
+	}
+	b.WriteString("\nTargets (issue 30): -files's write calls at most 2x C's (no C twin: one per file written whole and per 4 KiB of the log); its calls on files at most -stdout's; its CPU at most 1.05x the lower of plain's and -stdout's.\n\n")
+	b.WriteString("| program | files writes / reference | writes target | files calls / stdout calls | calls target | files CPU / min(plain, stdout) | CPU target |\n|---|---|---|---|---|---|---|\n")
+	for _, p := range progs {
+		f, s := calls[[2]string{p.name, "files"}], calls[[2]string{p.name, "stdout"}]
+		ref := refs[p.name]
+		if p.hasC {
+			ref = writes(calls[[2]string{p.name, "c"}])
+		}
+		low := min(median(cpu[[2]string{p.name, "plain"}]), median(cpu[[2]string{p.name, "stdout"}]))
+		ratio := median(cpu[[2]string{p.name, "files"}]) / low
+		fmt.Fprintf(&b, "| %s | %d / %d | %s | %d / %d | %s | %.3f | %s |\n", p.name,
+			writes(f), ref, pass(writes(f) <= 2*max(ref, 1)), total(f), total(s), pass(total(f) <= total(s)), ratio, pass(ratio <= 1.05))
+	}
+	return b.String()
+}
+
+func pass(ok bool) string {
+	if ok {
+		return "met"
+	}
+	return "**missed**"
+}
+
+// utsString is a NUL-terminated utsname field.
+func utsString(f []int8) string {
+	var s []byte
+	for _, c := range f {
+		if c == 0 {
+			break
+		}
+		s = append(s, byte(c))
+	}
+	return string(s)
+}
+
+// cpuModel is /proc/cpuinfo's model name and the count of processors.
+func cpuModel() string {
+	b, _ := os.ReadFile("/proc/cpuinfo")
+	model, n := "", 0
+	for _, l := range strings.Split(string(b), "\n") {
+		if strings.HasPrefix(l, "model name") {
+			n++
+			if i := strings.Index(l, ":"); i >= 0 {
+				model = strings.TrimSpace(l[i+1:])
+			}
+		}
+	}
+	return fmt.Sprintf("%d x %s", n, model)
+}
