@@ -13,12 +13,13 @@
 // by the policy, as for any file.
 //
 // The causal rule: before anything through which another process, or the
-// program by another route, can see a file, every buffer is written out
-// (stdioFilesFlush): before any call on a *File but a Write into its own
-// buffer (a write to a pipe or a terminal is how a program tells a peer
-// that a file is ready), before os's path operations, a signal sent, a
-// child started, and at exit, a panic, main's Goexit and a fatal signal
-// (the runtime's hooks, zz_stdiobuf_hooks.go). Only an observer that
+// program by another route, can see a file, that file's buffer is
+// written out, and before anything through which a peer can be told,
+// every buffer (zz_stdiobuf_ident.go decides which: a call on a regular
+// file or a path operation sees that file; a write to a pipe or a
+// terminal, how a program tells a peer that a file is ready, a signal
+// sent, a child started, sees everything); and at exit, a panic, main's
+// Goexit and a fatal signal (the runtime's hooks, zz_stdiobuf_hooks.go). Only an observer that
 // polls a file without hearing from the program sees a delay, at most the
 // bound (STDIOBUF_MAXDELAY).
 //

@@ -17,10 +17,11 @@
 // program by another route, could see the offset or the file, the
 // buffered bytes are given back (lseek(fd, -unread, SEEK_CUR), as GNU
 // head and glibc's fflush on an input stream do) and dropped: wherever
-// the write buffers are written out (stdioFilesFlush: any other call on
-// a *File, a path operation, a write to a pipe, a socket or a terminal,
-// a signal sent, a child started), at Exec, and at exit, a panic, main's
-// Goexit and a fatal signal, after which reads stay plain. So
+// everything is written out (stdioFilesFlush: a write to a pipe, a
+// socket or a terminal, Fd, a signal sent, a child started), wherever
+// the file's own bytes are (stdioFilesBefore: a Seek, a write through a
+// second *File on it), at Exec, and at exit, a panic, main's Goexit and a
+// fatal signal, after which reads stay plain. So
 // `{ prog; cat; } < file` hands cat exactly the rest. A file handed to
 // a child (os.StartProcess's Files: exec.Cmd's Stdin = os.Stdin) is read
 // plainly from then on, since the child may read the same offset while
@@ -30,9 +31,9 @@
 // Coherence inside the process: no file has a read buffer and a write
 // buffer at once (a file that has one gets no other: a second *File on
 // it stays plain), nor a read buffer while it is standard output's file.
-// Every plain write and every plain read writes out every write buffer
-// and gives back every read buffer first, so a write through any *File
-// is seen by the next read through another.
+// Every plain write and every plain read writes out the write buffer and
+// gives back the read buffer over its file first (stdioFilesBefore), so
+// a write through any *File is seen by the next read through another.
 //
 // Reads are decided at a *File's second Read of fewer than
 // stdioReadSmall bytes: a program that reads a file in large blocks, or
