@@ -8,7 +8,7 @@
 # -c, and issue 30's targets. bench/pathops does the work; its flags pass
 # through:
 #
-#   bench/pathops.sh [-rounds R] [-files N] [-records N] [-xfs=false] [-out DIR]
+#   bench/pathops.sh [-rounds R] [-files N] [-records N] [-xfs=false] [-programs LIST] [-out DIR]
 #
 # Defaults: 5 rounds, a tree of 10,000 files, 100,000 records; about 5
 # minutes on a loaded 2-CPU machine. Needs go, cc and strace; as root it
