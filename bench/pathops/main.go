@@ -74,13 +74,9 @@ func main() {
 	}
 }
 
-// A variant is a way of building the programs.
-type variant struct {
-	name string
-	bin  func(tmp, prog string) []string // the command that runs prog
-}
-
-// variants are every variant, in the order of the table.
+// variants are every variant, in the order of the table: the Go program
+// built plainly, run with -bufio, built with -stdout and -files, and the
+// C twin.
 var variants = []string{"plain", "bufio", "stdout", "files", "c"}
 
 // A program is one row of the table.
@@ -140,7 +136,7 @@ func run(cfg config) error {
 			vs := p.variants()
 			for i := range vs {
 				v := vs[(i+r)%len(vs)]
-				c, w, err := runOnce(tmp, bins, p, v, false)
+				c, w, err := runOnce(tmp, bins, p, v)
 				if err != nil {
 					return err
 				}
@@ -367,7 +363,7 @@ func command(tmp string, bins map[string]string, p program, v string) (*exec.Cmd
 }
 
 // runOnce runs p in v and returns its CPU and wall time in milliseconds.
-func runOnce(tmp string, bins map[string]string, p program, v string, _ bool) (cpu, wall float64, err error) {
+func runOnce(tmp string, bins map[string]string, p program, v string) (cpu, wall float64, err error) {
 	cmd, run, err := command(tmp, bins, p, v)
 	if err != nil {
 		return 0, 0, err

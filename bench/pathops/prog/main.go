@@ -29,7 +29,7 @@ func main() {
 	flag.Parse()
 	args := flag.Args()
 	if len(args) < 1 {
-		fail(fmt.Errorf("usage: prog [-bufio] NAME ARGS..."))
+		fail(fmt.Errorf("usage: prog [-bufio] NAME ARGS"))
 	}
 	p, ok := programs[args[0]]
 	if !ok {
