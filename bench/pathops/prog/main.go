@@ -1,3 +1,5 @@
+//go:build linux
+
 // Command prog holds the programs of bench/pathops: ordinary Go programs
 // that mix a record of output per file with other file work, written as
 // a Go programmer writes them, with the standard library and no bufio;
