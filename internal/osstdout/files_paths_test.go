@@ -5,6 +5,7 @@ package osstdout_test
 import (
 	"bytes"
 	"context"
+	"encoding/binary"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -427,5 +428,51 @@ func TestPathsStdoutFlushKeepsReads(t *testing.T) {
 	// decision and at the end.
 	if calls["lseek"] != 0 || calls["read"] > 40 {
 		t.Errorf("-files: %d lseek and %d read calls, want 0 and <= 40", calls["lseek"], calls["read"])
+	}
+}
+
+// TestPathsRecordsKeepBuffer: a file the program opened itself keeps its
+// read buffer while the program writes a line per record to a pipe
+// (standard error) and notes its offset per record: one read(2) per
+// buffer, no lseek but the program's own Seeks, and the same output and
+// offsets as plainly.
+func TestPathsRecordsKeepBuffer(t *testing.T) {
+	plain, files := pathsPrograms(t)
+	data := filepath.Join(t.TempDir(), "data")
+	recs := make([]byte, 0, 16*5000)
+	for i := 0; i < 5000; i++ {
+		recs = binary.LittleEndian.AppendUint64(recs, uint64(i))
+		recs = binary.LittleEndian.AppendUint64(recs, uint64(i*i))
+	}
+	if err := os.WriteFile(data, recs, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		name      string
+		args      []string
+		maxLseeks int
+	}{
+		{"log", []string{"records", "-", data}, 0},
+		{"seek", []string{"records", "-", data, "seek"}, 5000},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			var outs [2]string
+			for i, bin := range []string{plain, files} {
+				out, errs, status := runPaths(t, bin, c.args[0], c.args[1], c.args[2:]...)
+				if status != 0 {
+					t.Fatalf("%s: status %d: %s", filepath.Base(bin), status, errs)
+				}
+				outs[i] = out + strconv.Itoa(strings.Count(errs, "\n"))
+			}
+			if diff := cmp.Diff(outs[0], outs[1]); diff != "" {
+				t.Errorf("output (-plain +files):\n%s", diff)
+			}
+			calls := straceSummary(t, filepath.Join(t.TempDir(), "stdout"), files, c.args...)
+			// 80 KB: 20 buffers of 4 KiB, and the reads before the
+			// decision.
+			if calls["read"] > 40 || calls["lseek"] > c.maxLseeks {
+				t.Errorf("-files: %d read and %d lseek calls, want <= 40 and <= %d", calls["read"], calls["lseek"], c.maxLseeks)
+			}
+		})
 	}
 }

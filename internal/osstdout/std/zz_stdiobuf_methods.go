@@ -91,11 +91,13 @@ func (f *File) Read(b []byte) (n int, err error) {
 // can see (stdioFilesBefore): a regular file's own buffer, everything
 // for a pipe, a socket or a terminal.
 func (f *File) Fd() uintptr {
+	stdioExposed(f)
 	stdioOut.seeing(f)
 	return f.stdioRawFd()
 }
 
 func (f *File) SyscallConn() (syscall.RawConn, error) {
+	stdioExposed(f)
 	stdioOut.seeing(f)
 	return f.stdioRawSyscallConn()
 }
@@ -123,6 +125,13 @@ func (f *File) Sync() error {
 }
 
 func (f *File) Seek(offset int64, whence int) (ret int64, err error) {
+	if offset == 0 && whence == io.SeekCurrent && f != nil && f.stdioRead.v.Load() == stdioReadBuffered {
+		// Where the program is, asked of a file read through a buffer
+		// (an indexer noting offsets): the buffer stays.
+		if off, err, ok := f.stdioRead.buf.tell(); ok {
+			return off, err
+		}
+	}
 	stdioFilesBefore(f)
 	stdioOut.flushBefore(f)
 	return f.stdioRawSeek(offset, whence)

@@ -75,6 +75,9 @@ type stdioReadState struct {
 	buf   *stdioReadBuf // the buffer; set before v becomes stdioReadBuffered and never changed
 	small atomic.Int32  // the Reads of fewer than stdioReadSmall bytes while v is stdioReadPipe
 	pipe  atomic.Uint32 // whether the file is on standard input's buffered pipe (stdioPipeReader)
+	// exposed: the file's descriptor was handed out (Fd, SyscallConn),
+	// and may be another process's now (sent on a socket, dup'ed).
+	exposed atomic.Bool
 }
 
 // stdioReadBuf is the read buffer of one regular file, or of the
@@ -270,6 +273,26 @@ func stdioReadSize(f *File) (*bufio.Reader, int) {
 	return rd, in.Size
 }
 
+// tell answers Seek(0, io.SeekCurrent) of f, whose read buffer b is:
+// the program's offset, the kernel's less the unread bytes, without
+// giving them back; ok is false where b holds none (Seek goes on as
+// any Seek).
+func (b *stdioReadBuf) tell() (off int64, err error, ok bool) {
+	if b.pipe != nil || !b.held.Load() {
+		return 0, nil, false
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.direct || b.r >= b.w {
+		return 0, nil, false
+	}
+	k, err := b.f.stdioRawSeek(0, io.SeekCurrent)
+	if err != nil {
+		return 0, err, true
+	}
+	return k - int64(b.w-b.r), nil, true
+}
+
 // remove takes b out of the set: its file is being closed.
 func (r *stdioReadSet) remove(b *stdioReadBuf) {
 	stdioFiles.mu.Lock()
@@ -427,15 +450,32 @@ func (b *stdioReadBuf) giveBack(last bool) {
 	b.direct = b.direct || last
 }
 
-// stdioReadsGiveBack gives back every read buffer's unread bytes: part
-// of stdioFilesFlush. With nothing buffered it costs one atomic load.
+// stdioShared reports whether another process may share f's offset: f
+// is not a file the program opened (standard input, a descriptor it
+// inherited, os.NewFile), or its descriptor was handed out. A file the
+// program opened itself is close-on-exec and known to no one else: no
+// peer told anything can see where its offset is.
+func stdioShared(f *File) bool {
+	return !f.stdioFile.opened || f.stdioRead.exposed.Load()
+}
+
+// stdioExposed records that f's descriptor is handed out.
+func stdioExposed(f *File) {
+	if stdioFilesOn && f != nil && !f.stdioRead.exposed.Load() {
+		f.stdioRead.exposed.Store(true)
+	}
+}
+
+// stdioReadsGiveBack gives back the unread bytes of every read buffer
+// whose offset another process may share (stdioShared): part of
+// stdioFilesFlush, before a peer is told anything. With nothing buffered it costs one atomic load.
 // It waits for a read under way, a regular file's read(2).
 func stdioReadsGiveBack() {
 	if !stdioFilesOn || stdioReads.held.Load() == 0 {
 		return
 	}
 	for _, b := range stdioReads.buffers() {
-		if b.held.Load() {
+		if b.held.Load() && stdioShared(b.f) {
 			b.mu.Lock()
 			b.giveBack(false)
 			b.mu.Unlock()

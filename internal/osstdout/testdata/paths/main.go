@@ -8,6 +8,7 @@
 package main
 
 import (
+	"encoding/binary"
 	"fmt"
 	"io"
 	"io/fs"
@@ -260,6 +261,25 @@ var cases = map[string]func(path string, args []string){
 			fmt.Fprintf(l, "wrote %s, %d bytes\n", d.Name(), len(b))
 		}
 		l.Close()
+	},
+	// records DATA [seek]: 16-byte records of DATA by binary.Read, a
+	// line per record on standard error; with seek, also the offset
+	// after each record (Seek(0, io.SeekCurrent)), the last printed.
+	"records": func(_ string, args []string) {
+		f := must(os.Open(args[0]))
+		var rec [2]uint64
+		var off int64
+		n := 0
+		for ; ; n++ {
+			if err := binary.Read(f, binary.LittleEndian, &rec); err != nil {
+				break
+			}
+			fmt.Fprintf(os.Stderr, "record %d: %d %d\n", n, rec[0], rec[1])
+			if len(args) > 1 {
+				off = must(f.Seek(0, io.SeekCurrent))
+			}
+		}
+		fmt.Println(n, "records, last offset", off)
 	},
 	// walk DIR: a walker, a line per file (its path and size) on
 	// standard output.
