@@ -225,11 +225,16 @@ func reportText() []byte {
 	entries := append([]*reportEntry(nil), reported.entries...)
 	reported.mu.Unlock()
 	// A bufio Writer over a file that package os buffers writes into
-	// that buffer, whose line counts the system calls.
-	osBuffered := map[string]bool{}
+	// that buffer, and a bufio Reader over one reads from it: that
+	// buffer's line counts the system calls.
+	type use struct {
+		dir  direction
+		path string
+	}
+	osBuffered := map[use]bool{}
 	for _, e := range entries {
-		if e.dir == writing && e.buffer != "bufio" {
-			osBuffered[e.path] = true
+		if e.buffer != "bufio" {
+			osBuffered[use{e.dir, e.path}] = true
 		}
 	}
 	var out []byte
@@ -237,9 +242,25 @@ func reportText() []byte {
 	for _, e := range entries {
 		i, c, held := e.stream.reportState()
 		out = appendReportLine(out, e, i, c, held)
-		t.add(e.dir, i, c, e.buffer == "bufio" && osBuffered[e.path])
+		t.add(e.dir, i, c, e.buffer == "bufio" && osBuffered[use{e.dir, e.path}], savedOf(e, i, c))
 	}
 	return t.appendTo(out)
+}
+
+// savedOf is the system calls e's stream saved: those the plain build
+// would have made on its descriptor less those it made. A buffer of
+// package os's (-stdout, -files) stands where the plain build has none,
+// so each of its callers' writes would have been a write(2): it saved
+// its calls less its writes and kernel copies. A bufio Writer is the
+// program's own, which the plain build has too: it is counted as saving
+// nothing, also where stdiobuf changed its size or mode (what it saved
+// then is not known from its counts: it is at least 0). A reader's
+// callers' reads are not counted: it saves nothing the report shows.
+func savedOf(e *reportEntry, i Info, c counters) int64 {
+	if e.dir != writing || e.buffer == "bufio" {
+		return 0
+	}
+	return c.taken - i.Writes - i.Kernel
 }
 
 // reportPrefix starts every line of the report.
@@ -249,7 +270,7 @@ const reportPrefix = "stdiobuf report: "
 // decision and why, and its calls. For a writer, calls are the writes its
 // caller made, writes those it made (a system call each over a file),
 // bytes what they wrote, held what it still holds, and saved the calls
-// less the writes and kernel copies; for a reader, reads are its reads (a
+// as savedOf says; for a reader, reads are its reads (a
 // system call each) and bytes what they returned. Bytes that kernel
 // copies moved are not in bytes.
 func appendReportLine(out []byte, e *reportEntry, i Info, c counters, held int) []byte {
@@ -281,7 +302,7 @@ func appendReportLine(out []byte, e *reportEntry, i Info, c counters, held int) 
 		out = appendField(out, "kernel", i.Kernel)
 		out = appendField(out, "bytes", c.bytes)
 		out = appendField(out, "held", int64(held))
-		out = appendField(out, "saved", c.taken-i.Writes-i.Kernel)
+		out = appendField(out, "saved", savedOf(e, i, c))
 	} else {
 		out = appendField(out, "reads", i.Reads)
 		out = appendField(out, "kernel", i.Kernel)
@@ -305,12 +326,16 @@ type reportTotal struct {
 	kernel                        int64
 }
 
-// add adds a stream's line. A writer into one of package os's buffers
-// (into) made its writes to that buffer, whose line counts them as its
-// calls: they are taken off the calls, so that each of the program's
-// writes and each system call is counted once.
-func (t *reportTotal) add(dir direction, i Info, c counters, into bool) {
+// add adds a stream's line, which saved saved. A writer into one of
+// package os's buffers (into) made its writes to that buffer, whose line
+// counts them as its calls: they are taken off the calls, so that each of
+// the program's writes and each system call is counted once. A reader
+// from one of them (into) made its reads from that buffer, whose line
+// counts the read(2) calls: its reads are not system calls and are left
+// out of the total.
+func (t *reportTotal) add(dir direction, i Info, c counters, into bool, saved int64) {
 	t.kernel += i.Kernel
+	t.saved += saved
 	if dir == writing {
 		t.writers++
 		t.calls += c.taken
@@ -319,11 +344,12 @@ func (t *reportTotal) add(dir direction, i Info, c counters, into bool) {
 		} else {
 			t.writes += i.Writes
 		}
-		t.saved += c.taken - i.Writes - i.Kernel
 		return
 	}
 	t.readers++
-	t.reads += i.Reads
+	if !into {
+		t.reads += i.Reads
+	}
 }
 
 // appendTo appends the total line: the system calls the writers' buffers

@@ -26,7 +26,7 @@ func TestReportTerminal(t *testing.T) {
 		t.Fatalf("report has %d lines, want the writer's and the total:\n%s", len(lines), reportText())
 	}
 	got := only(lines[0], "kind", "dir", "mode", "calls", "writes", "bytes", "held", "saved")
-	want := map[string]string{"kind": "terminal", "dir": "write", "mode": "line", "calls": "2", "writes": "1", "bytes": "5", "held": "4", "saved": "1"}
+	want := map[string]string{"kind": "terminal", "dir": "write", "mode": "line", "calls": "2", "writes": "1", "bytes": "5", "held": "4", "saved": "0"}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("terminal's line (-want +got):\n%s", diff)
 	}
