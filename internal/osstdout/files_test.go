@@ -671,4 +671,22 @@ func TestFilesFullDisk(t *testing.T) {
 	if diff := cmp.Diff(want, runIn(files, "careless", "2000")); diff != "" {
 		t.Errorf("-files careless (-want +got):\n%s", diff)
 	}
+	// A program that drops the error only Close or Sync returned, and
+	// would exit 0, exits 1 with the error reported; one that acts on
+	// Close's error keeps its own message and status.
+	for _, tc := range []struct {
+		name        string
+		plain, want outcome
+	}{
+		{"deferclose", outcome{1, "deferclose: write FILE: no space left on device\n"}, want},
+		{"syncdrop", outcome{1, "syncdrop: write FILE: no space left on device\n"}, want},
+		{"checkclose", outcome{3, "checkclose: write FILE: no space left on device\n"}, outcome{3, "checkclose: write FILE: no space left on device\n"}},
+	} {
+		if diff := cmp.Diff(tc.plain, runIn(plain, tc.name)); diff != "" {
+			t.Errorf("plain %s (-want +got):\n%s", tc.name, diff)
+		}
+		if diff := cmp.Diff(tc.want, runIn(files, tc.name)); diff != "" {
+			t.Errorf("-files %s (-want +got):\n%s", tc.name, diff)
+		}
+	}
 }

@@ -113,8 +113,9 @@ type stdioBuffer struct {
 	since    int64         // when the bytes in w began to wait (runtime_stdioNanotime), while w holds bytes
 	armed    bool          // the runtime's timer is set for since+bound, or its fire has not taken mu yet
 	urgent   bool          // a flush was handed to the runtime's goroutine
-	errSeen  bool          // a write or an asked-for flush returned an error to the program
-	errShown bool          // an error no call returned was reported on standard error
+	errSeen  bool          // a Write returned an error to the program: the error is the program's, as plainly
+	errOwed  error         // a write error a flush met that only a Close, Sync or asked-for Flush returned, which the program may drop
+	errShown bool          // a write error was reported on standard error
 
 	pending atomic.Bool // w holds bytes; written under mu, read without it
 }
@@ -411,9 +412,24 @@ func (b *stdioBuffer) fireDue() error {
 func (b *stdioBuffer) showOnce() bool {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	show := !b.errSeen && !b.errShown
+	show := !b.errSeen && b.errOwed == nil && !b.errShown
 	b.errShown = b.errShown || show
 	return show
+}
+
+// owedOnce returns the write error that only a Close, Sync or asked-for
+// Flush returned (errOwed), once, if no Write returned one and none was
+// reported; it records that one is. Called only when the program exits
+// with status 0: a program that exits so dropped the error, where the
+// plain build's Write would have returned it.
+func (b *stdioBuffer) owedOnce() error {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.errOwed == nil || b.errSeen || b.errShown {
+		return nil
+	}
+	b.errShown = true
+	return b.errOwed
 }
 
 // flushProgram is a flush the program asked for (Sync, a bufio.Writer's
@@ -428,15 +444,16 @@ func (b *stdioBuffer) flushProgram() error {
 }
 
 // flushSeen writes out what is buffered, unless the file is written to
-// directly, and returns the error, which the program sees. The caller
-// holds mu and the buffer is idle.
+// directly, and returns the error, which the program gets but may drop
+// (defer f.Close()): it is owed (owedOnce). The caller holds mu and the
+// buffer is idle.
 func (b *stdioBuffer) flushSeen() error {
 	if b.direct {
 		return nil
 	}
 	err := b.flushOut()
-	if err != nil {
-		b.errSeen = true
+	if err != nil && b.errOwed == nil {
+		b.errOwed = err
 	}
 	return err
 }

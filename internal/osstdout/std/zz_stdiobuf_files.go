@@ -106,6 +106,8 @@ type stdioFileSet struct {
 	all          map[*stdioFileBuf]struct{} // the buffers of the files neither closed nor freed
 	dirty        atomic.Int32               // how many buffers hold bytes (their pending)
 	stdioIDIndex                            // the buffers by identity, write and read, and the write buffers that hold bytes
+	closed       []*stdioFileBuf            // the closed files whose Close returned a write error (errOwed): the exit still reports it
+	zero         atomic.Bool                // the exit hooks run for status 0; set by the exiting goroutine before exit
 }
 
 var stdioFiles stdioFileSet
@@ -156,6 +158,9 @@ func init() {
 		// errors reported, before standard output's exit flush decides
 		// the status.
 		exithook.Add(exithook.Hook{F: stdioFiles.exit, RunOnFailure: true})
+		// Registered after exit, so run just before it, and only for
+		// status 0: the exit reports an owed error then only.
+		exithook.Add(exithook.Hook{F: func() { stdioFiles.zero.Store(true) }})
 	}
 }
 
@@ -416,29 +421,45 @@ func (r *stdioFileSet) tryFlush() {
 
 // end writes out every buffer and gives back every read buffer, waiting
 // at most wait for a write or a read under way, leaves the files
-// unbuffered, and reports a write error that no call returned (unseen).
+// unbuffered, and reports a write error that no call returned (unseen),
+// and, when the program exits with status 0, one that only a Close, Sync
+// or Flush returned (owed), of open and closed files alike.
 func (r *stdioFileSet) end(wait time.Duration) {
 	if !stdioFilesOn {
 		return
 	}
 	stdioReads.end(wait, true)
-	for _, b := range r.buffers() {
+	bs := r.buffers()
+	for _, b := range bs {
 		if ok, err := b.finishOut(wait); ok {
 			b.unseen(err)
+		}
+	}
+	if !r.zero.Load() {
+		return
+	}
+	r.mu.Lock()
+	bs = append(bs, r.closed...)
+	r.mu.Unlock()
+	for _, b := range bs {
+		if err := b.owedOnce(); err != nil {
+			b.report(err)
 		}
 	}
 }
 
 // unseen reports err, met by a flush that no call of the program
-// returned, once on the original standard error, naming the file as GNU
-// tools do: "prog: write error: PATH: No space left on device".
+// returned, once (report).
 func (b *stdioFileBuf) unseen(err error) {
-	if err == nil {
-		return
+	if err != nil && b.showOnce() {
+		b.report(err)
 	}
-	if !b.showOnce() {
-		return
-	}
+}
+
+// report reports err on the original standard error, naming the file as
+// GNU tools do: "prog: write error: PATH: No space left on device", and
+// makes the exit's status 0 become 1.
+func (b *stdioFileBuf) report(err error) {
 	stdioFilesFailed.Store(true)
 	if e := stdioOut.errf; e != nil {
 		e.stdioRawWrite([]byte(stdioProgName() + ": write error: " + b.name + ": " + stdioErrText(err) + "\n"))
@@ -447,12 +468,18 @@ func (b *stdioFileBuf) unseen(err error) {
 
 // close writes out the buffer before its file is closed and leaves later
 // writes to go straight to the closed file, where they fail as without
-// the buffer; the flush's error is Close's.
+// the buffer; the flush's error is Close's, and the file is kept for the
+// exit, which reports it if the program drops it (end).
 func (b *stdioFileBuf) close() error {
 	stdioFiles.remove(b)
 	err := b.stdioBuffer.close()
 	b.mu.Lock()
 	b.setPending(false)
 	b.mu.Unlock()
+	if err != nil {
+		stdioFiles.mu.Lock()
+		stdioFiles.closed = append(stdioFiles.closed, b)
+		stdioFiles.mu.Unlock()
+	}
 	return err
 }

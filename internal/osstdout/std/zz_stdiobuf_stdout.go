@@ -276,7 +276,9 @@ const (
 // while and gives up, losing what is buffered, as glibc's exit skips a
 // stream it cannot lock. If a write error the program could not see was
 // reported and the program exits with status 0, it exits with status 1
-// instead, as gnulib's close_stdout makes GNU tools do.
+// instead, as gnulib's close_stdout makes GNU tools do; so does an error
+// that only a Close, Sync or Flush returned (owedOnce), which a program
+// that exits with status 0 dropped.
 func (s *stdioStream) exitFlush() {
 	if s.w == nil || !s.waitIdle(stdioExitWait) {
 		return
@@ -285,6 +287,11 @@ func (s *stdioStream) exitFlush() {
 	s.direct = true
 	s.mu.Unlock()
 	s.unseen(err)
+	if s.exitZero && s.errf != nil {
+		if err := s.owedOnce(); err != nil && stdioErrText(err) != "Broken pipe" {
+			s.errf.stdioRawWrite([]byte(stdioProgName() + ": write error: " + stdioErrText(err) + "\n"))
+		}
+	}
 	s.mu.Lock()
 	fail := (s.errShown || stdioFilesFailed.Load()) && s.exitZero
 	s.mu.Unlock()

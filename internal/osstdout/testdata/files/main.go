@@ -365,6 +365,49 @@ var cases = map[string]func(path string, args []string){
 			f.WriteString("0123456789012345678901234567890\n")
 		}
 	},
+	// A program that checks every Encode but closes with defer f.Close(),
+	// dropping Close's error, prints "saved" and exits 0; a failed Encode
+	// exits 1.
+	"deferclose": func(path string, _ []string) {
+		f := create(path)
+		defer f.Close()
+		enc := json.NewEncoder(f)
+		for i := 0; i < 20; i++ {
+			if err := enc.Encode(map[string]int{"record": i}); err != nil {
+				fmt.Fprintln(os.Stderr, "deferclose:", err)
+				os.Exit(1)
+			}
+		}
+		fmt.Println("saved")
+	},
+	// A program that checks every Write and its Close, and exits 3 with
+	// its own message at the first error.
+	"checkclose": func(path string, _ []string) {
+		f := create(path)
+		for i := 0; i < 20; i++ {
+			if _, err := fmt.Fprintf(f, "record %d\n", i); err != nil {
+				fmt.Fprintln(os.Stderr, "checkclose:", err)
+				os.Exit(3)
+			}
+		}
+		if err := f.Close(); err != nil {
+			fmt.Fprintln(os.Stderr, "checkclose:", err)
+			os.Exit(3)
+		}
+	},
+	// A program that checks every Write, calls Sync and drops its error,
+	// prints "saved" and exits 0; a failed Write exits 1.
+	"syncdrop": func(path string, _ []string) {
+		f := create(path)
+		for i := 0; i < 20; i++ {
+			if _, err := fmt.Fprintf(f, "record %d\n", i); err != nil {
+				fmt.Fprintln(os.Stderr, "syncdrop:", err)
+				os.Exit(1)
+			}
+		}
+		f.Sync()
+		fmt.Println("saved")
+	},
 	// fmt.Scan of ARGS[0] integers (all if none) from standard input.
 	"scan": func(_ string, args []string) {
 		var count, sum int64
