@@ -23,6 +23,7 @@ func TestAnalyzer(t *testing.T) {
 		{"logout", false},
 		{"silent", false},
 		{"streamuse", false},
+		{"stderrs", false},
 	}
 	dir := analysistest.TestData()
 	for _, tt := range tests {

@@ -48,7 +48,7 @@ type loopRecords struct {
 // loop, adds it to that loop's records.
 func (c *checker) call(call *ast.CallExpr, stack []ast.Node) {
 	r := c.classify(call)
-	if r == nil {
+	if r == nil || c.isStderr(r.fileX) {
 		return
 	}
 	i := c.perIteration(stack)
@@ -157,7 +157,7 @@ func (c *checker) perIteration(stack []ast.Node) int {
 				return -1
 			}
 		case *ast.CaseClause:
-			if c.endsLeaving(n.Body, stack[:i]) {
+			if c.endsLeaving(n.Body, stack[:i]) || c.errorCase(n, stack[:i]) {
 				return -1
 			}
 		case *ast.IfStmt:
@@ -333,6 +333,62 @@ func (c *checker) intConst(e ast.Expr) (int64, bool) {
 		return 0, false
 	}
 	return constant.Int64Val(tv.Value)
+}
+
+// isStderr reports whether e is os.Stderr, or a local variable every
+// assignment of which is os.Stderr: standard error is never buffered, by
+// any flag, so its writes are not reported.
+func (c *checker) isStderr(e ast.Expr) bool {
+	if e == nil {
+		return false
+	}
+	e = ast.Unparen(e)
+	if c.isStderrVar(e) {
+		return true
+	}
+	id, ok := e.(*ast.Ident)
+	if !ok {
+		return false
+	}
+	a := c.assigns[c.pass.TypesInfo.Uses[id]]
+	if a == nil || !a.local || len(a.values) == 0 {
+		return false
+	}
+	for _, v := range a.values {
+		if v == nil || !c.isStderrVar(ast.Unparen(v)) {
+			return false
+		}
+	}
+	return true
+}
+
+// isStderrVar reports whether e names the variable os.Stderr.
+func (c *checker) isStderrVar(e ast.Expr) bool {
+	sel, ok := e.(*ast.SelectorExpr)
+	if !ok {
+		return false
+	}
+	v, ok := c.pass.TypesInfo.Uses[sel.Sel].(*types.Var)
+	return ok && v.Pkg() != nil && v.Pkg().Path() == "os" && v.Name() == "Stderr"
+}
+
+// errorCase reports whether clause is a case of a type switch that names
+// an error type other than nil (case *SyntaxError:): it handles a
+// failure, not a record. above are the nodes above clause.
+func (c *checker) errorCase(clause *ast.CaseClause, above []ast.Node) bool {
+	if len(above) < 2 {
+		return false
+	}
+	if _, ok := above[len(above)-2].(*ast.TypeSwitchStmt); !ok {
+		return false
+	}
+	for _, e := range clause.List {
+		t := c.pass.TypesInfo.TypeOf(e)
+		if t != nil && !isNil(t) && types.Implements(t, errorType) {
+			return true
+		}
+	}
+	return false
 }
 
 // isFile reports whether e is an *os.File: of that static type, or a
