@@ -418,17 +418,24 @@ func straceOnce(tmp string, bins map[string]string, p program, v string) (map[st
 	if err != nil {
 		return nil, 0, err
 	}
-	m := map[string]int{}
-	for _, s := range straceLine.FindAllStringSubmatch(string(b), -1) {
-		if s[1] != "total" {
-			m[s[1]], _ = strconv.Atoi(s[2])
-		}
-	}
+	m := parseCounts(string(b))
 	ref := 0
 	if p.refWrites != nil {
 		ref = p.refWrites(run)
 	}
 	return m, ref, nil
+}
+
+// parseCounts reads the calls of each system call from what
+// strace -c -U name,calls writes, leaving out the total line.
+func parseCounts(text string) map[string]int {
+	m := map[string]int{}
+	for _, s := range straceLine.FindAllStringSubmatch(text, -1) {
+		if s[1] != "total" {
+			m[s[1]], _ = strconv.Atoi(s[2])
+		}
+	}
+	return m
 }
 
 // writes is the write family's calls in m; total, the calls on files.
