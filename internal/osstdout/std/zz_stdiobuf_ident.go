@@ -189,7 +189,25 @@ func stdioFilesBefore(f *File) {
 		stdioReads.giveBackID(id)
 	case stdioKindAll:
 		stdioFilesFlush()
+		if stdioMaybeBuffered(f) {
+			// It may be a file a read buffer reads, which no identity
+			// tells: every read buffer is given back, as for a peer
+			// only the shared ones are.
+			stdioReads.giveBackEach(func(*File) bool { return true })
+		}
 	}
+}
+
+// stdioMaybeBuffered reports whether f, whose identity is not trusted or
+// not known, may be a file that a read buffer reads: not a pipe, a
+// socket or a terminal, as far as its decision tells (on a target with
+// no identities, any file).
+func stdioMaybeBuffered(f *File) bool {
+	if stdioIDOf == nil || f == nil {
+		return true
+	}
+	d := f.stdioKind.get()
+	return d == nil || d.info == nil || stdioBufferable(d.info.Mode())
 }
 
 // stdioFilesBeforeRead comes before an operation that reads f's bytes or

@@ -470,12 +470,17 @@ func stdioExposed(f *File) {
 // whose offset another process may share (stdioShared): part of
 // stdioFilesFlush, before a peer is told anything. With nothing buffered it costs one atomic load.
 // It waits for a read under way, a regular file's read(2).
-func stdioReadsGiveBack() {
-	if !stdioFilesOn || stdioReads.held.Load() == 0 {
+func stdioReadsGiveBack() { stdioReads.giveBackEach(stdioShared) }
+
+// giveBackEach gives back the unread bytes of every read buffer whose
+// file which says. With nothing buffered it costs one atomic load. It
+// waits for a read under way, a regular file's read(2).
+func (r *stdioReadSet) giveBackEach(which func(f *File) bool) {
+	if !stdioFilesOn || r.held.Load() == 0 {
 		return
 	}
-	for _, b := range stdioReads.buffers() {
-		if b.held.Load() && stdioShared(b.f) {
+	for _, b := range r.buffers() {
+		if b.held.Load() && which(b.f) {
 			b.mu.Lock()
 			b.giveBack(false)
 			b.mu.Unlock()
