@@ -92,12 +92,10 @@ func (st *stdioFileState) buffered() bool {
 // stdioFileBuf is the buffer of one regular file.
 type stdioFileBuf struct {
 	stdioBuffer
-	info    FileInfo    // the file's fstat when it was decided: what a later file is compared with
-	name    string      // the file's name, for the message at exit
-	id      stdioFileID // the file's identity, with hasID
-	hasID   bool        // the target gave the file an identity (stdioIDOf)
-	trusted bool        // the file's identity is trusted: an operation that reaches the file by another identity is not possible
-	before  int         // the bytes of the file's first Write, made plainly before the decision; -1 if none was seen; set once
+	info    FileInfo // the file's fstat when it was decided: what a later file is compared with
+	name    string   // the file's name, for the message at exit
+	trusted bool     // the file's identity is trusted: an operation that reaches the file by another identity is not possible
+	before  int      // the bytes of the file's first Write, made plainly before the decision; -1 if none was seen; set once
 }
 
 // stdioFileSet is every file that has a buffer.
@@ -327,8 +325,8 @@ func (r *stdioFileSet) decide(f *File) *stdioFileBuf {
 		r.all = make(map[*stdioFileBuf]struct{})
 	}
 	r.all[b] = struct{}{}
-	if b.hasID {
-		r.index(b.id, b, nil)
+	if id, _, ok := stdioIDOfFile(b.info); ok {
+		r.index(id, b, nil)
 	}
 	return b
 }
@@ -372,7 +370,6 @@ func (r *stdioFileSet) choose(f *File) *stdioFileBuf {
 	if n := f.stdioFile.first.Load(); n > 0 {
 		b.before = int(n - 1)
 	}
-	b.id, _, b.hasID = stdioIDOfFile(fi)
 	b.whole, b.dirty, b.loose, b.file = true, &r.dirty, true, b
 	b.raw.f = f
 	b.w = bufio.NewWriter(&b.raw)
@@ -386,8 +383,8 @@ func (r *stdioFileSet) remove(b *stdioFileBuf) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	delete(r.all, b)
-	if b.hasID {
-		r.unindex(b.id, b, nil)
+	if id, _, ok := stdioIDOfFile(b.info); ok {
+		r.unindex(id, b, nil)
 	}
 }
 
@@ -462,7 +459,7 @@ func (b *stdioFileBuf) unseen(err error) {
 func (b *stdioFileBuf) report(err error) {
 	stdioFilesFailed.Store(true)
 	if e := stdioOut.errf; e != nil {
-		e.stdioRawWrite([]byte(stdioProgName() + ": write error: " + b.name + ": " + stdioErrText(err) + "\n"))
+		e.stdioRawWrite(stdioWriteError(b.name, err))
 	}
 }
 

@@ -152,12 +152,7 @@ func stdioTrusted(fsdev uint64, f *File) bool {
 	if stdioFSTrusted == nil {
 		return false
 	}
-	return stdioFSTrusted(fsdev, func(t *int64) error {
-		if f == nil {
-			return ErrInvalid
-		}
-		return stdioFstatfsType(f, t)
-	})
+	return stdioFSTrusted(fsdev, stdioFstatfsOf(f))
 }
 
 // stdioFstatfsType, set by the target's file, is fstatfs(2)'s f_type of
@@ -268,7 +263,7 @@ func stdioTruncated(f *File) {
 		return
 	}
 	stdioIdentify(f, fi)
-	if stdioSeen(fi, func(t *int64) error { return stdioFstatfsType(f, t) }) {
+	if stdioSeen(fi, stdioFstatfsOf(f)) {
 		f.stdioRawTruncate(0)
 	}
 }
@@ -296,8 +291,7 @@ func stdioPathDirty() bool {
 	if stdioFiles.dirty.Load() != 0 {
 		return true
 	}
-	s := stdioOut
-	return s.out != nil && s.pending.Load() && s.outRegular()
+	return stdioOut.regularPending()
 }
 
 // stdioWriteOutAll writes out every write buffer and standard output
@@ -306,9 +300,8 @@ func stdioPathDirty() bool {
 // offset.
 func stdioWriteOutAll() {
 	stdioFilesWriteOut()
-	s := stdioOut
-	if s.out != nil && s.pending.Load() && s.outRegular() {
-		s.flushOrdered(0)
+	if stdioOut.regularPending() {
+		stdioOut.flushOrdered(0)
 	}
 }
 
@@ -335,6 +328,16 @@ func stdioSeen(fi FileInfo, statfs func(fstype *int64) error) bool {
 
 // stdioNoStatfs is stdioSeen's statfs where no path can be asked.
 func stdioNoStatfs(*int64) error { return ErrInvalid }
+
+// stdioFstatfsOf is stdioSeen's statfs for an open file, f.
+func stdioFstatfsOf(f *File) func(*int64) error {
+	return func(t *int64) error {
+		if f == nil || stdioFstatfsType == nil {
+			return ErrInvalid
+		}
+		return stdioFstatfsType(f, t)
+	}
+}
 
 // stdioStatfsOf is stdioSeen's statfs for a path name.
 func stdioStatfsOf(name string) func(*int64) error {
@@ -395,7 +398,7 @@ func stdioBeforeName(statfs func(*int64) error, stat func() (FileInfo, error)) {
 // identity is not trusted: a path operation cannot tell whether it
 // reaches it.
 func (s *stdioStream) outUntrusted() bool {
-	if s.out == nil || !s.pending.Load() || !s.outRegular() {
+	if !s.regularPending() {
 		return false
 	}
 	k, _ := stdioKindOf(s.out)
@@ -418,8 +421,7 @@ func (r *stdioFileSet) writeOutID(id stdioFileID) bool {
 			b.mu.Unlock()
 		}
 	}
-	s := stdioOut
-	if s.out != nil && s.pending.Load() && s.outRegular() {
+	if s := stdioOut; s.regularPending() {
 		if k, oid := stdioKindOf(s.out); k == stdioKindFile && oid == id {
 			s.flushOrdered(0)
 			wrote = true

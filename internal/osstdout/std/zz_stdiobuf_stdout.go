@@ -289,7 +289,7 @@ func (s *stdioStream) exitFlush() {
 	s.unseen(err)
 	if s.exitZero && s.errf != nil {
 		if err := s.owedOnce(); err != nil && stdioErrText(err) != "Broken pipe" {
-			s.errf.stdioRawWrite([]byte(stdioProgName() + ": write error: " + stdioErrText(err) + "\n"))
+			s.errf.stdioRawWrite(stdioWriteError("", err))
 		}
 	}
 	s.mu.Lock()
@@ -330,12 +330,11 @@ func (s *stdioStream) unseen(err error) {
 	if err == nil || s.errf == nil {
 		return
 	}
-	text := stdioErrText(err)
-	if text == "Broken pipe" {
+	if stdioErrText(err) == "Broken pipe" {
 		return
 	}
 	if s.showOnce() {
-		s.errf.stdioRawWrite([]byte(stdioProgName() + ": write error: " + text + "\n"))
+		s.errf.stdioRawWrite(stdioWriteError("", err))
 	}
 }
 
@@ -352,6 +351,17 @@ func stdioProgName() string {
 		}
 	}
 	return name
+}
+
+// stdioWriteError is the line GNU tools write for a write error:
+// "prog: write error: PATH: No space left on device", with no PATH for
+// standard output.
+func stdioWriteError(path string, err error) []byte {
+	line := stdioProgName() + ": write error: "
+	if path != "" {
+		line += path + ": "
+	}
+	return []byte(line + stdioErrText(err) + "\n")
 }
 
 // stdioErrText is the text strerror(3) gives for the system error in err
@@ -474,14 +484,8 @@ func stdioBeforePeerWrite() {
 // files are written out, and standard output too where it is a regular
 // file, which the path may name (os.Stat of its name sees its size).
 func stdioBeforePath() {
-	stdioFilesFlush()
-	s := stdioOut
-	if s.out == nil || !s.pending.Load() {
-		return
-	}
-	if s.outRegular() {
-		s.flushOrdered(0)
-	}
+	stdioWriteOutAll()
+	stdioReadsGiveBack()
 }
 
 // stdioBeforePeerRead is what comes before a read of a socket, which may
@@ -511,6 +515,13 @@ type stdioAliasState struct{ v atomic.Uint32 }
 func (s *stdioStream) outStat() FileInfo {
 	s.outOnce.Do(func() { s.outInfo, _ = s.out.stdioRawStat() })
 	return s.outInfo
+}
+
+// regularPending reports whether the original standard output is a
+// regular file and holds bytes: one more buffered file to a path
+// operation.
+func (s *stdioStream) regularPending() bool {
+	return s.out != nil && s.pending.Load() && s.outRegular()
 }
 
 // outRegular reports whether the original standard output is a regular
