@@ -318,7 +318,8 @@ func TestFilesRace(t *testing.T) {
 // (strace), the plain build one per line, to a file os.Create made, to
 // one os.Root's Create made, and to one open for reading and writing
 // that read through a buffer first; to a file opened with O_SYNC, one
-// per line, as plainly.
+// per line, as plainly, whether os.OpenFile got the flag or os.NewFile
+// made the *File of a descriptor the program opened with it.
 func TestFilesWriteCount(t *testing.T) {
 	plain, files := filesPrograms(t)
 	for _, c := range []struct {
@@ -329,6 +330,7 @@ func TestFilesWriteCount(t *testing.T) {
 		{"rootfill", true},  // os.Root's Create's
 		{"rdwrfill", true},  // Fscan, then the lines, of an O_RDWR file
 		{"syncfill", false}, // an O_SYNC file: plain
+		{"newfilesync", false},
 	} {
 		count := func(bin string) int {
 			return fileWrites(straceLog(t, "write", bin, c.name, filepath.Join(t.TempDir(), "out"), nil))

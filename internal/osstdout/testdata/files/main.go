@@ -155,6 +155,12 @@ var cases = map[string]func(path string, args []string){
 	"fprintf": func(path string, _ []string) { fill(create(path)) },
 	// The same lines to a file opened with O_SYNC, each of whose writes
 	// the program asked to reach the device: -files leaves it plain.
+	"newfilesync": func(path string, _ []string) {
+		// An O_SYNC descriptor the program opened itself, made a *File
+		// by os.NewFile: its flags are not os.OpenFile's.
+		fd, err := syscall.Open(path, syscall.O_WRONLY|syscall.O_CREAT|syscall.O_TRUNC|syscall.O_SYNC|syscall.O_CLOEXEC, 0o644)
+		fill(opened(os.NewFile(uintptr(fd), path), err))
+	},
 	"syncfill": func(path string, _ []string) {
 		fill(opened(os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC|os.O_SYNC, 0o644)))
 	},
