@@ -113,6 +113,11 @@ var insertions = map[string][]insertion{
 		// A signal sent: whoever gets it may look at standard output
 		// and the files.
 		{fn: "Kill", each: true, stmt: fixed("runtime_stdioFlush()")},
+		// Locks, descriptors and mappings, through package syscall or
+		// golang.org/x/sys/unix, whose Syscall and Syscall6 jump to
+		// these (syscall/syscall_linux.go's template).
+		{fn: "Syscall", file: "syscall_linux.go", stmt: trapCheck(4)},
+		{fn: "Syscall6", file: "syscall_linux.go", stmt: trapCheck(7)},
 	},
 	// A read or write on a socket (package net's, which are not
 	// *os.Files): how a program tells a peer that a file is ready.
@@ -124,6 +129,20 @@ var insertions = map[string][]insertion{
 		{fn: "Fscanln", stmt: scanHold(1)},
 		{fn: "Fscanf", stmt: scanHold(2)},
 	},
+}
+
+// trapCheck is the statement that sends the calls of a Syscall function
+// with n parameters (trap, a1, ...) that stdioTrapped takes to stdioTrap,
+// its arguments padded to six.
+func trapCheck(n int) func([]string) string {
+	return func(p []string) string {
+		if len(p) != n || slices.Contains(p, "_") {
+			return ""
+		}
+		args := append(slices.Clone(p), "0", "0", "0", "0", "0", "0")[:7]
+		return fmt.Sprintf("if stdioTrapped(%s, %s, %s, %s) { return stdioTrap(%s) }",
+			args[0], args[1], args[2], args[4], strings.Join(args, ", "))
+	}
 }
 
 // scanHold is the statement that makes a scan of fmt, whose reader is

@@ -38,6 +38,7 @@ func init() {
 	stdioIDOf = stdioLinuxIDOf
 	stdioRefreshEntry = stdioLinuxRefreshEntry
 	stdioFSTrusted = stdioLinuxTrust.trusted
+	stdioFDIdentity = stdioLinuxFDIdentity
 	stdioFstatfsType = func(f *File, t *int64) error {
 		var st syscall.Statfs_t
 		err := ignoringEINTR(func() error { return syscall.Fstatfs(f.pfd.Sysfd, &st) })
@@ -403,6 +404,28 @@ func stdioLinuxIDOf(fi FileInfo) (stdioFileID, uint64, bool) {
 		return stdioFileID{uint64(st.Rdev), stdioDeviceIno}, uint64(st.Dev), true
 	}
 	return stdioFileID{}, 0, false
+}
+
+// stdioLinuxFDIdentity is stdioFDIdentity on Linux: the identity of
+// the file fd leads to, from its fstat, if that is trusted
+// (stdioFSTrusted, which may fstatfs it).
+func stdioLinuxFDIdentity(fd int) (stdioFileID, bool) {
+	var fs fileStat
+	if err := ignoringEINTR(func() error { return syscall.Fstat(fd, &fs.sys) }); err != nil {
+		return stdioFileID{}, false
+	}
+	fillFileStatFromSys(&fs, "")
+	id, fsdev, ok := stdioLinuxIDOf(&fs)
+	if !ok {
+		return stdioFileID{}, false
+	}
+	trusted := stdioFSTrusted(fsdev, func(t *int64) error {
+		var st syscall.Statfs_t
+		err := ignoringEINTR(func() error { return syscall.Fstatfs(fd, &st) })
+		*t = int64(st.Type)
+		return err
+	})
+	return id, trusted
 }
 
 // stdioLinuxTrust is what stdioFSTrusted has learnt of the file systems

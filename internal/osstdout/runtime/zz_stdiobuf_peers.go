@@ -2,7 +2,9 @@
 
 // This file is added to package runtime by `stdiobuf build -stdout`: the
 // channel by which package os hands internal/poll what must happen
-// before a socket's reads and writes (poll cannot import os).
+// before a socket's reads and writes, and package syscall what must
+// happen around a change of a lock, a descriptor or a mapping (neither
+// can import os).
 
 package runtime
 
@@ -12,6 +14,7 @@ import _ "unsafe" // for go:linkname
 // set once by os's init; nil in a program without package os.
 var stdioPeerHooks struct {
 	write, read func()
+	descriptor  func(op int, fd uintptr) // os's stdioDescriptor
 }
 
 //go:linkname os_stdioRegisterPeers os.runtime_stdioRegisterPeers
@@ -30,5 +33,15 @@ func poll_stdioBeforePeerWrite() {
 func poll_stdioBeforePeerRead() {
 	if f := stdioPeerHooks.read; f != nil {
 		f()
+	}
+}
+
+//go:linkname os_stdioRegisterDescriptor os.runtime_stdioRegisterDescriptor
+func os_stdioRegisterDescriptor(f func(op int, fd uintptr)) { stdioPeerHooks.descriptor = f }
+
+//go:linkname syscall_stdioDescriptor syscall.runtime_stdioDescriptor
+func syscall_stdioDescriptor(op int, fd uintptr) {
+	if f := stdioPeerHooks.descriptor; f != nil {
+		f(op, fd)
 	}
 }

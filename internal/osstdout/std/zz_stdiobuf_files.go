@@ -284,12 +284,12 @@ func (r *stdioFileSet) buffers() []*stdioFileBuf {
 	return bs
 }
 
-// holds reports whether a file that has a buffer is the same file as fi:
-// by identity where the target gives one, else by stdioSameFile with
-// each. The caller holds r.mu.
+// holds reports whether a file that has a buffer is the same file as fi,
+// or fi is a file the program mapped: by identity where the target gives
+// one, else by stdioSameFile with each. The caller holds r.mu.
 func (r *stdioFileSet) holds(fi FileInfo) bool {
 	if id, _, ok := stdioIDOfFile(fi); ok {
-		return r.owners(id).w != nil
+		return r.owners(id).w != nil || r.isMapped(id)
 	}
 	for b := range r.all {
 		if stdioSameFile(b.info, fi) {

@@ -445,6 +445,7 @@ type stdioIDIndex struct {
 	ids       map[stdioFileID]stdioOwners // the buffers by their file's identity
 	owed      map[*stdioFileBuf]struct{}  // the write buffers that hold bytes
 	untrusted atomic.Int32                // how many of owed are over a file of untrusted identity
+	mapped    map[stdioFileID]struct{}    // the files the program mapped: plain for every *File (mapID)
 }
 
 // index records b, a write or a read buffer over the file id, for

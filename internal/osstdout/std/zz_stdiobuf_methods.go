@@ -91,12 +91,14 @@ func (f *File) Read(b []byte) (n int, err error) {
 // can see (stdioFilesBefore): a regular file's own buffer, everything
 // for a pipe, a socket or a terminal.
 func (f *File) Fd() uintptr {
+	stdioHandOut(f)
 	stdioExposed(f)
 	stdioOut.seeing(f)
 	return f.stdioRawFd()
 }
 
 func (f *File) SyscallConn() (syscall.RawConn, error) {
+	stdioHandOut(f)
 	stdioExposed(f)
 	stdioOut.seeing(f)
 	return f.stdioRawSyscallConn()

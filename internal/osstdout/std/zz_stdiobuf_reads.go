@@ -174,10 +174,10 @@ func (b *stdioReadBuf) fileInfo() FileInfo { return b.info }
 func (r *stdioReadSet) buffers() []*stdioReadBuf { return r.list.all() }
 
 // holds reports whether a file that has a read buffer is the same file
-// as fi.
+// as fi, or fi is a file the program mapped.
 func (r *stdioReadSet) holds(fi FileInfo) bool {
 	if id, _, ok := stdioIDOfFile(fi); ok {
-		return stdioFiles.owners(id).r != nil
+		return stdioFiles.owners(id).r != nil || stdioFiles.isMapped(id)
 	}
 	return r.list.holds(fi)
 }

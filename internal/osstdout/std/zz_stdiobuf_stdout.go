@@ -92,8 +92,7 @@ type stdioStream struct {
 
 	exitZero bool // the exit hooks run for status 0; written and read by the exiting goroutine
 
-	outOnce sync.Once
-	outInfo FileInfo // out's fstat, nil if it failed: what an alias of out is the same file as
+	outInfo atomic.Pointer[stdioOutStat] // out's fstat (outStat): what an alias of out is the same file as
 	inOnce  sync.Once
 	inFile  bool // in is a regular file: a read of it never waits for a peer
 	inPipe  bool // in is a pipe or a FIFO
@@ -508,13 +507,31 @@ const (
 // stdioAliasState is a field of every *File (the generator adds it to
 // os's file struct, internal/osstdout): what the file is to the original
 // standard output (stdioOther, stdioAlias or stdioPeer), decided at its
-// first write or read while standard output holds bytes.
+// first write or read while standard output holds bytes, and again once
+// a descriptor changed (stdioKindGen): v is the relation, and the
+// generation it was decided in above its two low bits.
 type stdioAliasState struct{ v atomic.Uint32 }
 
-// outStat is out's fstat, made once; nil if it failed.
+// stdioOutStat is an fstat of standard output and the generation
+// (stdioKindGen) it was made in.
+type stdioOutStat struct {
+	fi  FileInfo // nil if fstat failed
+	gen uint32
+}
+
+// outStat is out's fstat, made once and again after a descriptor
+// changed (a Dup2 onto 1); nil if it failed.
 func (s *stdioStream) outStat() FileInfo {
-	s.outOnce.Do(func() { s.outInfo, _ = s.out.stdioRawStat() })
-	return s.outInfo
+	gen := stdioKindGen.Load()
+	if o := s.outInfo.Load(); o != nil && o.gen == gen {
+		return o.fi
+	}
+	fi, err := s.out.stdioRawStat()
+	if err != nil {
+		fi = nil
+	}
+	s.outInfo.Store(&stdioOutStat{fi: fi, gen: gen})
+	return fi
 }
 
 // regularPending reports whether the original standard output is a
@@ -534,8 +551,9 @@ func (s *stdioStream) outRegular() bool {
 // relation tells what f is to the original standard output, deciding once
 // per *File with an fstat.
 func (s *stdioStream) relation(f *File) uint32 {
-	if v := f.stdioAlias.v.Load(); v != stdioUndecided {
-		return v
+	gen := stdioKindGen.Load() << 2
+	if v := f.stdioAlias.v.Load(); v&3 != stdioUndecided && v&^3 == gen {
+		return v & 3
 	}
 	out := s.outStat()
 	fi, err := f.stdioRawStat()
@@ -547,7 +565,7 @@ func (s *stdioStream) relation(f *File) uint32 {
 	case fi.Mode()&(ModeNamedPipe|ModeSocket|ModeCharDevice) != 0:
 		v = stdioPeer
 	}
-	f.stdioAlias.v.Store(v)
+	f.stdioAlias.v.Store(gen | v)
 	return v
 }
 

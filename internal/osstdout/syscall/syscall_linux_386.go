@@ -1,0 +1,9 @@
+//go:build stdiobuf_std
+
+// This template is merged into package syscall's syscall_linux_386.go
+// by `stdiobuf build -stdout`: the target's numbers for syscall_linux.go's
+// template (its mmap is mmap2).
+
+package syscall
+
+func init() { stdioSysDup2, stdioSysMmap = SYS_DUP2, SYS_MMAP2 }
