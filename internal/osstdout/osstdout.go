@@ -35,7 +35,7 @@ import (
 // fmt's to scan a file through its read buffer under -files). A
 // generator that caches what they return hashes these packages' files
 // into its cache key.
-var Packages = []string{"os", "runtime", "syscall", "internal/poll", "fmt"}
+var Packages = []string{"os", "runtime", "syscall", "internal/poll", "fmt", "os/signal"}
 
 // Methods are the methods of *os.File (and "T.M": of *T) that the added
 // files wrap.
@@ -55,7 +55,7 @@ var Funcs = []string{"StartProcess"}
 // can see it (the causal rule). A name "T.M" is a method of *T; "M"
 // alone, of *File.
 var (
-	FilesMethods = []string{"ReadAt", "WriteTo", "ReadDir", "Readdir", "Readdirnames"}
+	FilesMethods = []string{"ReadAt", "WriteTo", "ReadDir", "Readdir", "Readdirnames", "Process.Wait"}
 	FilesFuncs   = []string{
 		"Stat", "Lstat", "OpenFile", "Rename", "Link", "Symlink", "Readlink",
 		"Remove", "RemoveAll", "Truncate", "Chmod", "Chown", "Lchown", "Chtimes",

@@ -122,6 +122,11 @@ var insertions = map[string][]insertion{
 	// A read or write on a socket (package net's, which are not
 	// *os.Files): how a program tells a peer that a file is ready.
 	"internal/poll": pollHooks(),
+	// A signal handed to Notify's channels: the program hears from its
+	// sender (os's stdioSignalHeard).
+	"os/signal": {
+		{fn: "process", file: "signal.go", stmt: fixed("stdioSignalHeard()")},
+	},
 	// fmt's scans of a *os.File hold its read buffer (-files) and read
 	// runes through it (fmt's zz_stdiobuf_scan.go).
 	"fmt": {
@@ -162,7 +167,9 @@ func scanHold(i int) func([]string) string {
 // os's own hooks), on Unix and on Windows, where FD's isFile means the
 // same: before a write, everything buffered goes out; before a read,
 // which may wait for a peer, the files go out and standard output's
-// flush is handed to the runtime's goroutine (os's stdioBeforePeerRead).
+// flush is handed to the runtime's goroutine (os's stdioBeforePeerRead),
+// and after it, the program having heard from the peer, the read buffers
+// give back what they hold (os's stdioHeard).
 func pollHooks() []insertion {
 	var hooks []insertion
 	for _, fn := range []string{
@@ -176,7 +183,7 @@ func pollHooks() []insertion {
 		}
 		call := "runtime_stdioBeforePeerWrite()"
 		if strings.HasPrefix(fn, "Read") {
-			call = "runtime_stdioBeforePeerRead()"
+			call = "runtime_stdioBeforePeerRead(); defer runtime_stdioAfterPeerRead()"
 		}
 		for _, file := range []string{unix, "fd_windows.go"} {
 			hooks = append(hooks, insertion{fn: fn, recv: "FD", file: file,

@@ -14,12 +14,20 @@ import _ "unsafe" // for go:linkname
 // set once by os's init; nil in a program without package os.
 var stdioPeerHooks struct {
 	write, read func()
+	heard       func()                   // os's stdioHeard of no file, after a socket's read
 	descriptor  func(op int, fd uintptr) // os's stdioDescriptor
 }
 
 //go:linkname os_stdioRegisterPeers os.runtime_stdioRegisterPeers
-func os_stdioRegisterPeers(write, read func()) {
-	stdioPeerHooks.write, stdioPeerHooks.read = write, read
+func os_stdioRegisterPeers(write, read, heard func()) {
+	stdioPeerHooks.write, stdioPeerHooks.read, stdioPeerHooks.heard = write, read, heard
+}
+
+//go:linkname poll_stdioAfterPeerRead internal/poll.runtime_stdioAfterPeerRead
+func poll_stdioAfterPeerRead() {
+	if f := stdioPeerHooks.heard; f != nil {
+		f()
+	}
 }
 
 //go:linkname poll_stdioBeforePeerWrite internal/poll.runtime_stdioBeforePeerWrite

@@ -21,11 +21,12 @@ func runtime_stdioRegister(flush, tryFlush, finish, beforePrint func())
 func runtime_stdioExiting()
 
 // runtime_stdioRegisterPeers hands the runtime what internal/poll's hooks
-// call before a socket's writes and reads. Implemented in runtime.
-func runtime_stdioRegisterPeers(write, read func())
+// call before a socket's writes and reads, and after its reads. Implemented
+// in runtime.
+func runtime_stdioRegisterPeers(write, read, heard func())
 
 func init() {
-	runtime_stdioRegisterPeers(stdioBeforePeerWrite, stdioBeforePeerRead)
+	runtime_stdioRegisterPeers(stdioBeforePeerWrite, stdioBeforePeerRead, stdioHeardPeer)
 	s := stdioOut
 	if s.w == nil {
 		return

@@ -72,6 +72,7 @@ func (f *File) Read(b []byte) (n int, err error) {
 		if n < len(b) {
 			stdioReadShort(f)
 		}
+		stdioHeardRead(f, n)
 		return n, err
 	}
 	return f.Read(b)

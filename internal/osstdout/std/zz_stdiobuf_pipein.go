@@ -214,6 +214,7 @@ func (p *stdioPipe) fill(b *stdioReadBuf) (m int, plain bool) {
 	}
 	reads, k := 0, 0
 	if m > 0 && err == nil {
+		stdioHeard(b.f)
 		// The copy is all in the private pipe: one read(2) takes it.
 		var rerr error
 		reads = 1
@@ -241,6 +242,9 @@ func (p *stdioPipe) fill(b *stdioReadBuf) (m int, plain bool) {
 func (p *stdioPipe) readDirect(b *stdioReadBuf, q []byte) (int, error) {
 	p.away(b)
 	n, err := b.f.stdioRawRead(q)
+	if n > 0 {
+		stdioHeard(b.f)
+	}
 	p.back(b)
 	return n, err
 }

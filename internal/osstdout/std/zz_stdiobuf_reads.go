@@ -51,6 +51,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+	_ "unsafe" // for go:linkname
 )
 
 // Values of stdioReadState's v.
@@ -568,4 +569,34 @@ func (r *stdioReadSet) retire(f *File) {
 	b.giveBack(true)
 	b.mu.Unlock()
 	r.remove(b)
+}
+
+// stdioHeard comes after the program heard from another process (a
+// child ended, a signal came, a read of a pipe, a socket or a terminal
+// returned data, a lock was taken): every read buffer but except's
+// gives back what it holds, also one over a file only the program
+// opened, whose offset is private but whose bytes are not. With nothing
+// held it costs one atomic load.
+func stdioHeard(except *File) {
+	stdioReads.giveBackEach(func(f *File) bool { return f != except })
+}
+
+// stdioHeardPeer is stdioHeard after a read of a socket.
+func stdioHeardPeer() { stdioHeard(nil) }
+
+// stdioSignalHeard is stdioHeard before os/signal hands a signal to the
+// program's channels.
+//
+//go:linkname stdioSignalHeard
+func stdioSignalHeard() { stdioHeard(nil) }
+
+// stdioHeardRead comes after a plain Read of f returned n bytes: data
+// from a pipe, a socket or a terminal is word from another process.
+func stdioHeardRead(f *File, n int) {
+	if n <= 0 || !stdioFilesOn || stdioReads.held.Load() == 0 {
+		return
+	}
+	if k, _ := stdioKindOf(f); k == stdioKindAll {
+		stdioHeard(f)
+	}
 }

@@ -18,3 +18,8 @@ func runtime_stdioBeforePeerWrite()
 // may wait for a peer, and the reader must not wait on a write(2) to one.
 // Implemented in runtime.
 func runtime_stdioBeforePeerRead()
+
+// runtime_stdioAfterPeerRead gives back what package os's read buffers
+// hold once a read of a socket returns: the peer may have changed a file
+// before it wrote. Implemented in runtime.
+func runtime_stdioAfterPeerRead()

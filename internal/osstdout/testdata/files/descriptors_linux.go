@@ -129,7 +129,7 @@ func init() {
 		}
 	}
 	// dupdaemon WHEN: a daemon points standard output and standard
-	// error at its log FILE with syscall.Dup2 (WHEN: after standard
+	// error at its log FILE with dup2 (x/sys/unix; WHEN: after standard
 	// output's first write, "before", or before any, "none"), then
 	// writes lines 1 to 8 through fmt.Println, the log's *File and
 	// package log, which the file must hold in that order.
@@ -140,7 +140,7 @@ func init() {
 		}
 		fd := int(logf.Fd())
 		for _, to := range []int{1, 2} {
-			if err := syscall.Dup2(fd, to); err != nil {
+			if err := unix.Dup2(fd, to); err != nil {
 				fmt.Fprintln(logf, "dup2:", err)
 			}
 		}
