@@ -515,3 +515,52 @@ func TestFilesPipeChildDuringRead(t *testing.T) {
 		t.Errorf("-files printed %q, plain %q", got, want)
 	}
 }
+
+// TestFilesPipeBlocksCalls: a program that reads standard input, a pipe,
+// only in blocks of the buffer's size or more makes the plain build's
+// fstat, fcntl and tee calls (none looks at standard input for a buffer
+// it never gets), and about its reads.
+func TestFilesPipeBlocksCalls(t *testing.T) {
+	plain, files := filesPrograms(t)
+	lookPath(t, "strace")
+	in := filepath.Join(t.TempDir(), "in")
+	if err := os.WriteFile(in, []byte(strings.Repeat(readInput(), 8)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	calls := regexp.MustCompile(`(?m)\b(fstat|newfstatat|fcntl|tee)\(`)
+	pipeRead := regexp.MustCompile(`(?m)\bread\(0<pipe:`)
+	count := func(bin, size string) (map[string]int, int) {
+		dir := t.TempDir()
+		log := filepath.Join(dir, "strace")
+		ctx, cancel := context.WithTimeout(context.Background(), runDeadline)
+		defer cancel()
+		cmd := exec.CommandContext(ctx, "strace", "-f", "-y", "-e", "trace=read,fstat,newfstatat,fcntl,tee", "-o", log,
+			"sh", "-c", `cat "$PIPEIN_IN" | "$0" "$@"`, bin, "stdinblocks", filepath.Join(dir, "out"), size)
+		cmd.Env = append(os.Environ(), "STDIOBUF_MAXDELAY=none", "PIPEIN_IN="+in)
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("strace %s: %v\n%s", bin, err, out)
+		}
+		b, err := os.ReadFile(log)
+		if err != nil {
+			t.Fatal(err)
+		}
+		// The shell's and cat's calls are counted too: the same in
+		// both runs.
+		m := map[string]int{}
+		for _, c := range calls.FindAllStringSubmatch(string(b), -1) {
+			m[c[1]]++
+		}
+		return m, len(pipeRead.FindAllString(string(b), -1))
+	}
+	for _, size := range []string{"65536", "131072"} {
+		p, pr := count(plain, size)
+		f, fr := count(files, size)
+		t.Logf("blocks of %s: plain %v, %d reads of the pipe; -files %v, %d", size, p, pr, f, fr)
+		if diff := cmp.Diff(p, f); diff != "" {
+			t.Errorf("blocks of %s: fstat, fcntl and tee calls (-plain +files):\n%s", size, diff)
+		}
+		if fr > pr+pr/10+2 {
+			t.Errorf("blocks of %s: -files read the pipe %d times, plain %d", size, fr, pr)
+		}
+	}
+}

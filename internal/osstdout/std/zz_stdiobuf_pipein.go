@@ -358,10 +358,15 @@ func (b *stdioReadBuf) plainFor() {
 // handed to a func value escapes: every Read of a *File would move its
 // caller's buffer to the heap.
 func stdioReadRaw(f *File, p []byte, had bool) (n int, err error, retry bool) {
-	if stdioFilesOn && f != nil && f == stdioOut.in && stdioPipeSys != nil && stdioStdinChecked() {
-		switch f.stdioRead.v.Load() {
+	if stdioFilesOn && f != nil && f == stdioOut.in && stdioPipeSys != nil {
+		switch v := f.stdioRead.v.Load(); v {
 		case stdioReadFresh, stdioReadOnce, stdioReadPipe:
-			if stdioReads.tee.lock() {
+			// Before a small Read counted (Fresh) the lock is taken
+			// without looking at standard input (an fstat and an
+			// fcntl): a program that reads only in blocks of the
+			// buffer's size or more makes the plain build's calls,
+			// and its Reads wait for each other as for os's lock.
+			if (v == stdioReadFresh || stdioStdinChecked()) && stdioReads.tee.lock() {
 				defer stdioReads.tee.unlock()
 				if f.stdioRead.v.Load() == stdioReadBuffered {
 					return 0, nil, true
