@@ -57,6 +57,8 @@ func main() {
 		os.Exit(3)
 	case "fatal":
 		lines("fatal", 100)
+		// No timestamp: two runs compared a second apart would differ.
+		log.SetFlags(0)
 		log.Fatal("fatal error")
 	case "child":
 		// exec.Cmd with Stdout = os.Stdout: the child writes to the same
