@@ -28,10 +28,6 @@ func init() {
 		tee:   stdioLinuxTee,
 		read:  stdioLinuxRead,
 		holds: stdioLinuxPipeHolds,
-		blocking: func(f *File) bool {
-			flags, err := unix.Fcntl(f.pfd.Sysfd, syscall.F_GETFL, 0)
-			return err == nil && flags&syscall.O_NONBLOCK == 0
-		},
 		close: func(fd int) { syscall.Close(fd) },
 	}
 	stdioRdev = stdioLinuxRdev

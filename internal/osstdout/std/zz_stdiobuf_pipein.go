@@ -75,8 +75,6 @@ type stdioPipeOps struct {
 	// holds is how many bytes f's pipe holds (FIONREAD); 0 where it
 	// cannot say.
 	holds func(f *File) int
-	// blocking reports whether f is in blocking mode.
-	blocking func(f *File) bool
 	// close closes fd.
 	close func(fd int)
 }
@@ -340,33 +338,35 @@ func (b *stdioReadBuf) plainFor() {
 }
 
 // stdioReadRaw is Read's plain read of f, f.stdioRawRead, except for
-// the original standard input on a pipe until it is decided: its plain
-// read holds stdioReads.tee, which a fill's tee(2) holds too, and is
-// made only if standard input has not become buffered meanwhile, since
-// a plain read that consumed bytes a pipe's fill had copied would have
-// them read twice. A check before taking the lock would not do: another
-// goroutine may decide and fill while this one waits for it. retry
-// reports that it did not read: standard input is buffered now, and the
-// caller reads through the buffer; so also where it became buffered
-// after the caller, with no buffer yet (had false), passed it by.
+// the original standard input until its read buffer is decided: its
+// plain read holds stdioReads.tee, which a fill's tee(2) holds too, and
+// is made only if standard input has not become buffered meanwhile,
+// since a plain read that consumed bytes a pipe's fill had copied would
+// have them read twice. A check before taking the lock would not do:
+// another goroutine may decide and fill while this one waits for it.
+// retry reports that it did not read: standard input is buffered now,
+// and the caller reads through the buffer; so also where it became
+// buffered after the caller, with no buffer yet (had false), passed it
+// by.
 //
-// The lock is waited on only by other Reads of standard input, which
-// plainly wait for os's read lock of the descriptor as long, and by the
-// first fill; like os's, it lets them go when standard input is closed
-// (stdioTeeLock). It is this package's own, not os's read lock taken
-// through a call of the system's part (stdioPipeOps), because a slice
-// handed to a func value escapes: every Read of a *File would move its
-// caller's buffer to the heap.
+// Whether standard input is a pipe is not asked here: that costs an
+// fstat, which a program that reads only in blocks of stdioReadSmall
+// bytes or more never pays (its Reads decide nothing). The lock costs no
+// system call, and is taken on every undecided standard input whatever
+// it is: a pipe, a FIFO, a terminal, a regular file until its decision,
+// one in the runtime's poller. It is waited on only by other Reads of
+// standard input, which plainly wait for os's read lock of the
+// descriptor as long (a read parked in the poller holds that lock too),
+// and by the first fill; like os's, it lets them go when standard input
+// is closed (stdioTeeLock). It is this package's own, not os's read lock
+// taken through a call of the system's part (stdioPipeOps), because a
+// slice handed to a func value escapes: every Read of a *File would move
+// its caller's buffer to the heap.
 func stdioReadRaw(f *File, p []byte, had bool) (n int, err error, retry bool) {
 	if stdioFilesOn && f != nil && f == stdioOut.in && stdioPipeSys != nil {
-		switch v := f.stdioRead.v.Load(); v {
+		switch f.stdioRead.v.Load() {
 		case stdioReadFresh, stdioReadOnce, stdioReadPipe:
-			// Before a small Read counted (Fresh) the lock is taken
-			// without looking at standard input (an fstat and an
-			// fcntl): a program that reads only in blocks of the
-			// buffer's size or more makes the plain build's calls,
-			// and its Reads wait for each other as for os's lock.
-			if (v == stdioReadFresh || stdioStdinChecked()) && stdioReads.tee.lock() {
+			if stdioReads.tee.lock() {
 				defer stdioReads.tee.unlock()
 				if f.stdioRead.v.Load() == stdioReadBuffered {
 					return 0, nil, true
@@ -436,18 +436,6 @@ func stdioStdinClosed(f *File) {
 		stdioReads.tee.close()
 	}
 }
-
-// stdioStdinChecked reports whether the original standard input's
-// plain reads wait for its decision (stdioReadRaw): it is a pipe or a
-// FIFO, in blocking mode when first looked at. One that is non-blocking
-// then is in the runtime's poller, as os found it at start-up, and never
-// gets a buffer (stdioPipeOps.usable); one made non-blocking later is
-// not in the poller, and its reads return EAGAIN, as plainly.
-var stdioStdinChecked = sync.OnceValue(func() bool {
-	s := stdioOut
-	s.inKind()
-	return s.inPipe && stdioPipeSys.blocking(s.in)
-})
 
 // Values of stdioReadState's pipe: whether a *File is on the pipe that
 // standard input's read buffer copies from.

@@ -245,6 +245,31 @@ var cases = map[string]func(path string, args []string){
 			fmt.Printf("number %d, twice %d, and then some more words\n", n, 2*n)
 		}
 	},
+	// pipeblocks SIZE: standard input read in blocks of SIZE bytes,
+	// its bytes and lines counted and printed at the end on standard
+	// error, which has no buffer to decide.
+	"pipeblocks": func(_ string, args []string) {
+		buf := make([]byte, must(strconv.Atoi(args[0])))
+		var n, lines int
+		for {
+			k, err := os.Stdin.Read(buf)
+			n += k
+			lines += strings.Count(string(buf[:k]), "\n")
+			if err != nil {
+				break
+			}
+		}
+		fmt.Fprintln(os.Stderr, n, lines)
+	},
+	// smallbig: the file at path written with two small Writes, which
+	// decide its buffer, then one of 64 KiB.
+	"smallbig": func(path string, _ []string) {
+		f := must(os.Create(path))
+		must(f.Write([]byte("first line\n")))
+		must(f.Write([]byte("second line\n")))
+		must(f.Write([]byte(strings.Repeat("a long line of the large write\n", 64<<10/32))))
+		must(0, f.Close())
+	},
 	// smallfiles DIR: 200 files of a line each in DIR, by os.WriteFile.
 	"smallfiles": func(_ string, args []string) {
 		for i := 0; i < 200; i++ {

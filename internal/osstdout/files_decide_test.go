@@ -1,0 +1,104 @@
+//go:build linux
+
+package osstdout_test
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"golang.org/x/sys/unix"
+)
+
+// fileCalls are the system calls on files an strace count compares:
+// the runtime's own (futex, nanosleep, the preemption signals, pread64
+// of the cgroup's CPU limit) vary from run to run.
+var fileCalls = []string{"read", "write", "pwrite64", "openat", "close", "fstat", "newfstatat", "statx", "fcntl", "fstatfs", "statfs", "lseek", "ioctl", "tee", "pipe2", "getdents64", "ftruncate"}
+
+// straceFileCalls runs bin with args under strace -f -c, standard input
+// stdin (/dev/null if nil), and returns the count of each of fileCalls.
+func straceFileCalls(t *testing.T, stdin *os.File, bin string, args ...string) map[string]int {
+	t.Helper()
+	if _, err := exec.LookPath("strace"); err != nil {
+		t.Skip("needs strace to count system calls")
+	}
+	log := filepath.Join(t.TempDir(), "strace")
+	ctx, cancel := context.WithTimeout(context.Background(), runDeadline)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, "strace", append([]string{"-f", "-c", "-U", "name,calls", "-o", log, bin}, args...)...)
+	cmd.Env = append(os.Environ(), "STDIOBUF_MAXDELAY=none")
+	cmd.Stdin = stdin
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("strace %s: %v\n%s", strings.Join(args, " "), err, out.String())
+	}
+	b, err := os.ReadFile(log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	all := map[string]int{}
+	for _, m := range regexp.MustCompile(`(?m)^\s*(\w+)\s+(\d+)\s*$`).FindAllStringSubmatch(string(b), -1) {
+		n, _ := strconv.Atoi(m[2])
+		all[m[1]] = n
+	}
+	calls := map[string]int{}
+	for _, name := range fileCalls {
+		if all[name] > 0 {
+			calls[name] = all[name]
+		}
+	}
+	return calls
+}
+
+// fullPipe returns the read end of a pipe that holds input whole, its
+// write end closed: every read(2) of it returns what was asked for until
+// the end, whatever the timing, so that two runs make the same calls.
+func fullPipe(t *testing.T, input []byte) *os.File {
+	t.Helper()
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { r.Close() })
+	if _, err := unix.FcntlInt(w.Fd(), unix.F_SETPIPE_SZ, len(input)); err != nil {
+		t.Skipf("cannot make a pipe of %d bytes: %v", len(input), err)
+	}
+	if _, err := w.Write(input); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+// TestFilesPipeBlocksCalls: a program that reads standard input, a pipe,
+// in blocks of a buffer's size or more makes exactly the plain build's
+// system calls on files under -files: no fstat, fcntl or tee(2) of a
+// decision its Reads never ask for.
+func TestFilesPipeBlocksCalls(t *testing.T) {
+	plain, files := pathsPrograms(t)
+	input := []byte(strings.Repeat("a line of the pipe's input, 40 bytes..\n", 512<<10/40))
+	for _, size := range []int{64 << 10, 128 << 10} {
+		t.Run(strconv.Itoa(size), func(t *testing.T) {
+			var calls [2]map[string]int
+			for i, bin := range []string{plain, files} {
+				calls[i] = straceFileCalls(t, fullPipe(t, input), bin, "pipeblocks", "-", strconv.Itoa(size))
+			}
+			if calls[0]["read"] < len(input)/size {
+				t.Fatalf("plain: %d read(2) calls, want >= %d (a call per block)", calls[0]["read"], len(input)/size)
+			}
+			if d := cmp.Diff(calls[0], calls[1]); d != "" {
+				t.Errorf("system calls on files (-plain +files):\n%s", d)
+			}
+		})
+	}
+}
