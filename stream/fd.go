@@ -142,6 +142,9 @@ func (c fdConn) Write(f func(fd uintptr) (done bool)) error {
 // (controlOSFile) or a value that is not a descriptor; over another
 // descriptor, statConn may.
 func statDescriptor(u any, st *fileStat) (fd int, statted, isFD bool) {
+	if fd, ok := statKnown(u, st); ok {
+		return fd, true, true
+	}
 	d, ok := -1, false
 	isFile, err := controlOSFile(u, func(n uintptr) {
 		d, ok = descriptor(n), statFile(n, st)
@@ -162,6 +165,36 @@ func statDescriptor(u any, st *fileStat) (fd int, statted, isFD bool) {
 		return -1, false, true
 	}
 	return d, ok, true
+}
+
+// A knownStat is a descriptor whose owner made its fstat already and
+// hands it on, so that the decision makes none of its own: package os
+// under `stdiobuf build -files`, whose buffer of a regular file or a
+// block device is decided from an fstat of the file. StdiobufStat
+// returns the descriptor and that fstat's fields (regular: S_ISREG;
+// otherwise a block device), or ok false where it has none, and the
+// decision fstats as for any descriptor. A regular file or a block
+// device is no terminal, so the fields are all the decision asks.
+type knownStat interface {
+	StdiobufStat() (fd uintptr, regular bool, size, blksize int64, dev, ino uint64, ok bool)
+}
+
+// statKnown fills st from u's own fstat, if u is a knownStat that has
+// one.
+func statKnown(u any, st *fileStat) (fd int, ok bool) {
+	k, is := u.(knownStat)
+	if !is {
+		return -1, false
+	}
+	n, regular, size, blksize, dev, ino, ok := k.StdiobufStat()
+	if !ok {
+		return -1, false
+	}
+	*st = fileStat{blksize: blksize, size: size, dev: dev, ino: ino}
+	if regular {
+		st.kind, st.regular = kindRegular, true
+	}
+	return descriptor(n), true
 }
 
 // statConn is statDescriptor through rc's Control. The closure and what it

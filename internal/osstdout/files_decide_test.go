@@ -102,3 +102,35 @@ func TestFilesPipeBlocksCalls(t *testing.T) {
 		})
 	}
 }
+
+// TestFilesDecideCalls: a file whose buffer is decided (two small
+// Writes, then a large one) costs at most one fstat-family call more
+// than plainly, the decision's, whose FileInfo also gives stream's
+// decision of the buffer's size; the process pays once more, the fstat
+// of standard output, which a buffered file must not be. No fcntl: the
+// flags are the ones the program opened the file with.
+func TestFilesDecideCalls(t *testing.T) {
+	plain, files := pathsPrograms(t)
+	stats := func(m map[string]int) int {
+		return m["fstat"] + m["newfstatat"] + m["statx"] + m["fstatfs"] + m["statfs"]
+	}
+	for _, n := range []int{1, 4} {
+		t.Run(strconv.Itoa(n), func(t *testing.T) {
+			var calls [2]map[string]int
+			for i, bin := range []string{plain, files} {
+				dir := t.TempDir()
+				args := []string{"smallbig"}
+				for j := 0; j < n; j++ {
+					args = append(args, filepath.Join(dir, "out"+strconv.Itoa(j)))
+				}
+				calls[i] = straceFileCalls(t, nil, bin, args...)
+			}
+			if p, f := stats(calls[0]), stats(calls[1]); f > p+n+1 {
+				t.Errorf("-files: %d fstat-family calls for %d files, plain %d: want at most %d more\nplain: %v\n-files: %v", f, n, p, n+1, calls[0], calls[1])
+			}
+			if p, f := calls[0]["fcntl"], calls[1]["fcntl"]; f != p {
+				t.Errorf("-files: %d fcntl calls, plain %d\nplain: %v\n-files: %v", f, p, calls[0], calls[1])
+			}
+		})
+	}
+}

@@ -30,6 +30,7 @@ func init() {
 		holds: stdioLinuxPipeHolds,
 		close: func(fd int) { syscall.Close(fd) },
 	}
+	stdioStatFields = stdioLinuxStatFields
 	stdioRdev = stdioLinuxRdev
 	stdioIDOf = stdioLinuxIDOf
 	stdioRefreshEntry = stdioLinuxRefreshEntry
@@ -70,7 +71,9 @@ func stdioLinuxReadPlainKind(f *File) bool {
 // program opened it with, else fcntl(F_GETFL)'s) are ones that plain
 // rejects, or fstatfs(2) says its file system is one of stream's
 // generated ones, whose files are made at each read; a file system on a
-// block device is none of those, and asks no fstatfs.
+// block device is none of those, nor one whose identities are known to
+// be trusted (tmpfs, ramfs, btrfs: stdioLinuxTrust, which asked its
+// type once per device), and asks no fstatfs.
 func stdioLinuxKind(f *File, plain func(flags int) bool) bool {
 	fd := f.pfd.Sysfd
 	flags := f.stdioFile.flags
@@ -84,11 +87,20 @@ func stdioLinuxKind(f *File, plain func(flags int) bool) bool {
 		return true
 	}
 	if fi := f.stdioKind.get().stat(); fi != nil {
-		if st, ok := fi.Sys().(*syscall.Stat_t); ok && !stdioAnonDev(uint64(st.Dev)) {
+		if st, ok := fi.Sys().(*syscall.Stat_t); ok && (!stdioAnonDev(uint64(st.Dev)) || stdioLinuxTrust.knownTrusted(uint64(st.Dev))) {
 			return false
 		}
 	}
 	return stdioGeneratedFS(uintptr(fd))
+}
+
+// stdioLinuxStatFields is stdioStatFields on Linux.
+func stdioLinuxStatFields(f *File, fi FileInfo) (fd uintptr, regular bool, size, blksize int64, dev, ino uint64, ok bool) {
+	st, ok := fi.Sys().(*syscall.Stat_t)
+	if !ok {
+		return 0, false, 0, 0, 0, 0, false
+	}
+	return uintptr(f.pfd.Sysfd), st.Mode&syscall.S_IFMT == syscall.S_IFREG, st.Size, int64(st.Blksize), uint64(st.Dev), uint64(st.Ino), true
 }
 
 // stdioAnonDev reports whether dev, a file system's device number, is
@@ -476,6 +488,15 @@ func (c *stdioTrustCache) trusted(dev uint64, statfs func(*int64) error) bool {
 	c.m[dev] = v
 	c.mu.Unlock()
 	return v
+}
+
+// knownTrusted reports whether dev, an anonymous device number, is known
+// to be a file system whose identities are trusted (tmpfs, ramfs,
+// btrfs), without asking: false where its type was not asked yet.
+func (c *stdioTrustCache) knownTrusted(dev uint64) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.m[dev]
 }
 
 // stdioLinuxRefreshEntry is stdioRefreshEntry on Linux: a unixDirent

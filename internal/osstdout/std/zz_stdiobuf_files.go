@@ -149,6 +149,22 @@ func stdioSameFile(a, b FileInfo) bool {
 // nil, every file stays plain.
 var stdioPlainKind func(f *File) bool
 
+// stdioStatFields is, for stream's decision of a buffer's size
+// (stdioRawFile.StdiobufStat), f's descriptor and the fields of fi, f's
+// fstat, that the decision reads; ok false where fi is not the target's
+// fstat. The target's own file sets it (Linux: its sys_linux.go); where
+// it is nil, stream fstats the file itself.
+var stdioStatFields func(f *File, fi FileInfo) (fd uintptr, regular bool, size, blksize int64, dev, ino uint64, ok bool)
+
+// stdioKnownStat is stdioStatFields where the target has it and fi is
+// not nil.
+func stdioKnownStat(f *File, fi FileInfo) (fd uintptr, regular bool, size, blksize int64, dev, ino uint64, ok bool) {
+	if stdioStatFields == nil || f == nil || fi == nil {
+		return 0, false, 0, 0, 0, 0, false
+	}
+	return stdioStatFields(f, fi)
+}
+
 func init() {
 	if stdioFilesOn {
 		// Registered after standard output's exit hooks, so run before
@@ -356,16 +372,18 @@ func (r *stdioFileSet) choose(f *File) *stdioFileBuf {
 			return nil
 		}
 	}
+	// Identified first: stdioPlainKind asks no fstatfs of a file system
+	// whose identities the identity's decision found trusted.
+	d := stdioIdentify(f, fi)
 	if !stdioBufferable(fi.Mode()) || stdioPlainKind(f) {
 		return nil
 	}
-	if s.out != nil && s.aliases(f) {
+	if s.out != nil && s.aliasesInfo(f, fi) {
 		return nil
 	}
 	if r.holds(fi) || stdioReads.holds(fi) {
 		return nil
 	}
-	d := stdioIdentify(f, fi)
 	b := &stdioFileBuf{info: fi, name: f.Name(), trusted: d.kind == stdioKindFile, before: -1}
 	if n := f.stdioFile.first.Load(); n > 0 {
 		b.before = int(n - 1)

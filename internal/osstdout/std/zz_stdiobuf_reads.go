@@ -123,10 +123,20 @@ var stdioReads stdioReadSet
 var stdioReadPlainKind func(f *File) bool
 
 // stdioRawInput is f with its original Read, for stream's decision of
-// the buffer's size (the descriptor comes through stdioRawFile).
-type stdioRawInput struct{ stdioRawFile }
+// the buffer's size (the descriptor comes through stdioRawFile), and
+// info, f's fstat that decided its read buffer, which the decision takes
+// instead of its own.
+type stdioRawInput struct {
+	stdioRawFile
+	info FileInfo
+}
 
 func (r stdioRawInput) Read(b []byte) (int, error) { return r.f.stdioRawRead(b) }
+
+// StdiobufStat hands stream's decision info (stdioRawFile.StdiobufStat).
+func (r stdioRawInput) StdiobufStat() (fd uintptr, regular bool, size, blksize int64, dev, ino uint64, ok bool) {
+	return stdioKnownStat(r.f, r.info)
+}
 
 // stdioReadOf returns f's read buffer for a Read of n bytes, deciding at
 // f's second Read of fewer than stdioReadSmall bytes whether f gets one;
@@ -236,10 +246,10 @@ func (r *stdioReadSet) choose(f *File, late bool) (b *stdioReadBuf, wait bool) {
 		if !late {
 			return nil, true
 		}
-		if s.out != nil && s.aliases(f) {
+		if s.out != nil && s.aliasesInfo(f, fi) {
 			return nil, false
 		}
-		rd, size := stdioReadSize(f)
+		rd, size := stdioReadSize(f, fi)
 		if size == 0 {
 			return nil, false
 		}
@@ -252,21 +262,21 @@ func (r *stdioReadSet) choose(f *File, late bool) (b *stdioReadBuf, wait bool) {
 	if !stdioBufferable(fi.Mode()) || stdioReadPlainKind(f) {
 		return nil, false
 	}
-	if s.out != nil && s.aliases(f) || r.holds(fi) || stdioFiles.holds(fi) {
+	if s.out != nil && s.aliasesInfo(f, fi) || r.holds(fi) || stdioFiles.holds(fi) {
 		return nil, false
 	}
-	if rd, size := stdioReadSize(f); size > 0 {
+	if rd, size := stdioReadSize(f, fi); size > 0 {
 		return &stdioReadBuf{f: f, fd: f.stdioRawFd(), info: fi, size: size, rd: rd}, false
 	}
 	return nil, false
 }
 
-// stdioReadSize is the size of a read buffer over f, a bufio.Reader's
-// (stream's decision: the policy, the _STDBUF_ variables, the cap at a
-// regular file's size), and that Reader, which the report lists; 0 if f
-// is read plainly (_STDBUF_I=0).
-func stdioReadSize(f *File) (*bufio.Reader, int) {
-	rd := bufio.NewReader(stdioRawInput{stdioRawFile{f}})
+// stdioReadSize is the size of a read buffer over f, whose fstat is fi,
+// a bufio.Reader's (stream's decision: the policy, the _STDBUF_
+// variables, the cap at a regular file's size, from fi), and that
+// Reader, which the report lists; 0 if f is read plainly (_STDBUF_I=0).
+func stdioReadSize(f *File, fi FileInfo) (*bufio.Reader, int) {
+	rd := bufio.NewReader(stdioRawInput{stdioRawFile{f}, fi})
 	in := rd.Info()
 	if in.Mode == bufio.Unbuffered || in.Size <= 1 {
 		return rd, 0

@@ -158,6 +158,17 @@ func (r stdioRawFile) SyscallConn() (syscall.RawConn, error) { return r.f.stdioR
 
 func (r stdioRawFile) Fd() uintptr { return r.f.stdioRawFd() }
 
+// StdiobufStat hands stream's decision of a file's buffer the fstat that
+// decided the file's buffer under -files, so that the size costs no
+// fstat of its own; ok is false for standard output's buffer and any
+// file without one.
+func (r stdioRawFile) StdiobufStat() (fd uintptr, regular bool, size, blksize int64, dev, ino uint64, ok bool) {
+	if r.f == nil || !r.f.stdioFile.buffered() {
+		return 0, false, 0, 0, 0, 0, false
+	}
+	return stdioKnownStat(r.f, r.f.stdioFile.buf.info)
+}
+
 // buffering reports whether writes to f go through the buffer.
 func (s *stdioStream) buffering(f *File) bool { return f == s.out && s.w != nil }
 
@@ -550,13 +561,20 @@ func (s *stdioStream) outRegular() bool {
 
 // relation tells what f is to the original standard output, deciding once
 // per *File with an fstat.
-func (s *stdioStream) relation(f *File) uint32 {
+func (s *stdioStream) relation(f *File) uint32 { return s.relationInfo(f, nil) }
+
+// relationInfo is relation with fi, f's fstat where the caller made it
+// already (a buffer's decision), nil where it did not.
+func (s *stdioStream) relationInfo(f *File, fi FileInfo) uint32 {
 	gen := stdioKindGen.Load() << 2
 	if v := f.stdioAlias.v.Load(); v&3 != stdioUndecided && v&^3 == gen {
 		return v & 3
 	}
 	out := s.outStat()
-	fi, err := f.stdioRawStat()
+	var err error
+	if fi == nil {
+		fi, err = f.stdioRawStat()
+	}
 	v := uint32(stdioOther)
 	switch {
 	case err != nil:
@@ -572,6 +590,11 @@ func (s *stdioStream) relation(f *File) uint32 {
 // aliases reports whether f is the same file as the original standard
 // output.
 func (s *stdioStream) aliases(f *File) bool { return s.relation(f) == stdioAlias }
+
+// aliasesInfo is aliases with fi, f's fstat.
+func (s *stdioStream) aliasesInfo(f *File, fi FileInfo) bool {
+	return s.relationInfo(f, fi) == stdioAlias
+}
 
 // Values of STDIOBUF_MAXDELAY.
 const (

@@ -261,14 +261,17 @@ var cases = map[string]func(path string, args []string){
 		}
 		fmt.Fprintln(os.Stderr, n, lines)
 	},
-	// smallbig: the file at path written with two small Writes, which
-	// decide its buffer, then one of 64 KiB.
-	"smallbig": func(path string, _ []string) {
-		f := must(os.Create(path))
-		must(f.Write([]byte("first line\n")))
-		must(f.Write([]byte("second line\n")))
-		must(f.Write([]byte(strings.Repeat("a long line of the large write\n", 64<<10/32))))
-		must(0, f.Close())
+	// smallbig [PATH...]: the file at path, and each of PATH, written
+	// with two small Writes, which decide its buffer, then one of 64
+	// KiB.
+	"smallbig": func(path string, args []string) {
+		for _, p := range append([]string{path}, args...) {
+			f := must(os.Create(p))
+			must(f.Write([]byte("first line\n")))
+			must(f.Write([]byte("second line\n")))
+			must(f.Write([]byte(strings.Repeat("a long line of the large write\n", 64<<10/32))))
+			must(0, f.Close())
+		}
 	},
 	// smallfiles DIR: 200 files of a line each in DIR, by os.WriteFile.
 	"smallfiles": func(_ string, args []string) {
