@@ -95,7 +95,6 @@ type stdioStream struct {
 	outInfo atomic.Pointer[stdioOutStat] // out's fstat (outStat): what an alias of out is the same file as
 	inOnce  sync.Once
 	inFile  bool // in is a regular file: a read of it never waits for a peer
-	inPipe  bool // in is a pipe or a FIFO
 }
 
 var stdioOut = stdioStart(Stdout, Stdin, Stderr)
@@ -390,13 +389,11 @@ func stdioErrText(err error) string {
 	return string(t[0]-'a'+'A') + t[1:]
 }
 
-// inKind fstats the original standard input once, for inFile and
-// inPipe.
+// inKind fstats the original standard input once, for inFile.
 func (s *stdioStream) inKind() {
 	s.inOnce.Do(func() {
 		fi, err := s.in.stdioRawStat()
 		s.inFile = err == nil && fi.Mode().IsRegular()
-		s.inPipe = err == nil && fi.Mode()&ModeNamedPipe != 0
 	})
 }
 
