@@ -161,23 +161,6 @@ var cases = map[string]func(path string, args []string){
 		fd, err := syscall.Open(path, syscall.O_WRONLY|syscall.O_CREAT|syscall.O_TRUNC|syscall.O_SYNC|syscall.O_CLOEXEC, 0o644)
 		fill(opened(os.NewFile(uintptr(fd), path), err))
 	},
-	// stdinblocks SIZE: reads standard input in blocks of SIZE bytes to
-	// its end and prints the bytes and lines to standard error, which
-	// no buffer holds.
-	"stdinblocks": func(_ string, args []string) {
-		size, _ := strconv.Atoi(args[0])
-		buf := make([]byte, size)
-		var n, lines int
-		for {
-			k, err := os.Stdin.Read(buf)
-			n += k
-			lines += bytes.Count(buf[:k], []byte("\n"))
-			if err != nil {
-				break
-			}
-		}
-		fmt.Fprintln(os.Stderr, n, lines)
-	},
 	"syncfill": func(path string, _ []string) {
 		fill(opened(os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC|os.O_SYNC, 0o644)))
 	},
