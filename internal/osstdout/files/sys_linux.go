@@ -94,13 +94,15 @@ func stdioLinuxKind(f *File, plain func(flags int) bool) bool {
 	return stdioGeneratedFS(uintptr(fd))
 }
 
-// stdioLinuxStatFields is stdioStatFields on Linux.
+// stdioLinuxStatFields is stdioStatFields on Linux, for a regular file
+// only: stream tells a pipe, a FIFO or a device by its own fstat's
+// mode, which the fields do not carry (the report names the kind).
 func stdioLinuxStatFields(f *File, fi FileInfo) (fd uintptr, regular bool, size, blksize int64, dev, ino uint64, ok bool) {
 	st, ok := fi.Sys().(*syscall.Stat_t)
-	if !ok {
+	if !ok || st.Mode&syscall.S_IFMT != syscall.S_IFREG {
 		return 0, false, 0, 0, 0, 0, false
 	}
-	return uintptr(f.pfd.Sysfd), st.Mode&syscall.S_IFMT == syscall.S_IFREG, st.Size, int64(st.Blksize), uint64(st.Dev), uint64(st.Ino), true
+	return uintptr(f.pfd.Sysfd), true, st.Size, int64(st.Blksize), uint64(st.Dev), uint64(st.Ino), true
 }
 
 // stdioAnonDev reports whether dev, a file system's device number, is
