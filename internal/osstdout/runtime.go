@@ -113,6 +113,9 @@ var insertions = map[string][]insertion{
 		// A signal sent: whoever gets it may look at standard output
 		// and the files.
 		{fn: "Kill", each: true, stmt: fixed("runtime_stdioFlush()")},
+		// A child waited for: what it changed in a file is read fresh
+		// (os's stdioHeard, as after (*os.Process).Wait).
+		{fn: "Wait4", each: true, stmt: fixed("defer runtime_stdioHeard()")},
 		// Locks, descriptors and mappings, through package syscall or
 		// golang.org/x/sys/unix, whose Syscall and Syscall6 jump to
 		// these (syscall/syscall_linux.go's template).

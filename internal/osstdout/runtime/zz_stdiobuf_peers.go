@@ -14,13 +14,20 @@ import _ "unsafe" // for go:linkname
 // set once by os's init; nil in a program without package os.
 var stdioPeerHooks struct {
 	write, read func()
-	heard       func()                   // os's stdioHeard of no file, after a socket's read
+	heard       func()                   // os's stdioHeard of no file, after a socket's read and syscall.Wait4
 	descriptor  func(op int, fd uintptr) // os's stdioDescriptor
 }
 
 //go:linkname os_stdioRegisterPeers os.runtime_stdioRegisterPeers
 func os_stdioRegisterPeers(write, read, heard func()) {
 	stdioPeerHooks.write, stdioPeerHooks.read, stdioPeerHooks.heard = write, read, heard
+}
+
+//go:linkname syscall_stdioHeard syscall.runtime_stdioHeard
+func syscall_stdioHeard() {
+	if f := stdioPeerHooks.heard; f != nil {
+		f()
+	}
 }
 
 //go:linkname poll_stdioAfterPeerRead internal/poll.runtime_stdioAfterPeerRead

@@ -21,6 +21,11 @@ func runtime_stdioFlush()
 // descriptor 1, which must not wait for good.
 func runtime_stdioTryFlush()
 
+// runtime_stdioHeard gives back package os's read buffers (-files):
+// Wait4 defers it, since a child waited for may have changed a file.
+// Implemented in runtime.
+func runtime_stdioHeard()
+
 // runtime_stdioBeforeExec is runtime_stdioTryFlush for Exec: from then
 // until runtime_stdioAfterExec, a fatal signal kills at once, since the
 // new program would not see one whose death waits.
