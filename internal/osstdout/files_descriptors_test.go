@@ -80,28 +80,3 @@ func TestFilesDescriptorsRace(t *testing.T) {
 		})
 	}
 }
-
-// TestFilesHeard: a program that read part of a file through a read
-// buffer, then hears from a child that changed a byte further on (the
-// child ends and the program waits for it, sends a signal the program
-// takes through signal.Notify, writes to a pipe or a Unix socket the
-// program reads), reads the new byte, as plainly (testdata/files/
-// heard_linux.go), three runs each; one under -race.
-func TestFilesHeard(t *testing.T) {
-	plain, files := filesPrograms(t)
-	race := filesRace(t)
-	for _, how := range []string{"wait", "signal", "pipe", "socket"} {
-		t.Run(how, func(t *testing.T) {
-			want := runFile(t, plain, "heard", how)
-			bins := []string{files, files, files}
-			if how == "signal" {
-				bins = append(bins, race)
-			}
-			for _, bin := range bins {
-				if diff := cmp.Diff(want, runFile(t, bin, "heard", how)); diff != "" {
-					t.Errorf("%s against the plain build (-plain +files):\n%s", filepath.Base(bin), diff)
-				}
-			}
-		})
-	}
-}

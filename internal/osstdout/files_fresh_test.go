@@ -22,7 +22,7 @@ var freshHows = []struct {
 	{"wait4", 1},
 	{"signal", 3},
 	{"pipe", 3},
-	{"socket", 1},
+	{"socket", 3},
 }
 
 // TestFilesFreshReads: a program reads part of a file through a read
