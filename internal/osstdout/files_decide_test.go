@@ -3,12 +3,8 @@
 package osstdout_test
 
 import (
-	"bytes"
-	"context"
 	"os"
-	"os/exec"
 	"path/filepath"
-	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -26,29 +22,7 @@ var fileCalls = []string{"read", "write", "pwrite64", "openat", "close", "fstat"
 // stdin (/dev/null if nil), and returns the count of each of fileCalls.
 func straceFileCalls(t *testing.T, stdin *os.File, bin string, args ...string) map[string]int {
 	t.Helper()
-	if _, err := exec.LookPath("strace"); err != nil {
-		t.Skip("needs strace to count system calls")
-	}
-	log := filepath.Join(t.TempDir(), "strace")
-	ctx, cancel := context.WithTimeout(context.Background(), runDeadline)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, "strace", append([]string{"-f", "-c", "-U", "name,calls", "-o", log, bin}, args...)...)
-	cmd.Env = append(os.Environ(), "STDIOBUF_MAXDELAY=none")
-	cmd.Stdin = stdin
-	var out bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &out
-	if err := cmd.Run(); err != nil {
-		t.Fatalf("strace %s: %v\n%s", strings.Join(args, " "), err, out.String())
-	}
-	b, err := os.ReadFile(log)
-	if err != nil {
-		t.Fatal(err)
-	}
-	all := map[string]int{}
-	for _, m := range regexp.MustCompile(`(?m)^\s*(\w+)\s+(\d+)\s*$`).FindAllStringSubmatch(string(b), -1) {
-		n, _ := strconv.Atoi(m[2])
-		all[m[1]] = n
-	}
+	all := straceCounts(t, stdin, nil, bin, args...)
 	calls := map[string]int{}
 	for _, name := range fileCalls {
 		if all[name] > 0 {

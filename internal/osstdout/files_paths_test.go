@@ -6,6 +6,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/binary"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -301,21 +302,37 @@ func pathTree(t *testing.T, n int) string {
 // output to the file at out, and returns the count of each system call.
 func straceSummary(t *testing.T, out, bin string, args ...string) map[string]int {
 	t.Helper()
-	if _, err := exec.LookPath("strace"); err != nil {
-		t.Skip("needs strace to count system calls")
-	}
-	log := filepath.Join(t.TempDir(), "strace")
 	f, err := os.Create(out)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer f.Close()
+	return straceCounts(t, nil, f, bin, args...)
+}
+
+// straceCounts runs bin with args under strace -f -c, with no bound,
+// standard input stdin (/dev/null if nil) and standard output stdout
+// (with standard error, for the message of a failure, if nil), and
+// returns the count of each system call; it skips the test where there
+// is no strace.
+func straceCounts(t *testing.T, stdin *os.File, stdout io.Writer, bin string, args ...string) map[string]int {
+	t.Helper()
+	if _, err := exec.LookPath("strace"); err != nil {
+		t.Skip("needs strace to count system calls")
+	}
+	log := filepath.Join(t.TempDir(), "strace")
 	ctx, cancel := context.WithTimeout(context.Background(), runDeadline)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, "strace", append([]string{"-f", "-c", "-U", "name,calls", "-o", log, bin}, args...)...)
 	cmd.Env = append(os.Environ(), "STDIOBUF_MAXDELAY=none")
+	if stdin != nil {
+		cmd.Stdin = stdin
+	}
 	var errb bytes.Buffer
-	cmd.Stdout, cmd.Stderr = f, &errb
+	cmd.Stdout, cmd.Stderr = stdout, &errb
+	if stdout == nil {
+		cmd.Stdout = &errb
+	}
 	if err := cmd.Run(); err != nil {
 		t.Fatalf("strace %s: %v\n%s", strings.Join(args, " "), err, errb.String())
 	}
