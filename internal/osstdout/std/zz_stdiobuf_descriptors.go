@@ -63,16 +63,13 @@ func stdioDescriptor(op int, fd uintptr) {
 // written out, which the map sees, but a later buffered write to it is
 // not (docs/files.md).
 func stdioMapping(fd int) {
-	if !stdioFilesOn || stdioFDIdentity == nil {
-		stdioBeforePeerWrite()
-		return
+	if stdioFilesOn && stdioFDIdentity != nil {
+		if id, ok := stdioFDIdentity(fd); ok {
+			stdioFiles.mapID(id)
+			return
+		}
 	}
-	id, ok := stdioFDIdentity(fd)
-	if !ok {
-		stdioBeforePeerWrite()
-		return
-	}
-	stdioFiles.mapID(id)
+	stdioBeforePeerWrite()
 }
 
 // mapID makes the file id plain: its buffered bytes are written out (and
