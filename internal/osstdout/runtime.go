@@ -126,9 +126,9 @@ var insertions = map[string][]insertion{
 	// *os.Files): how a program tells a peer that a file is ready.
 	"internal/poll": pollHooks(),
 	// A signal handed to Notify's channels: the program hears from its
-	// sender (os's stdioSignalHeard).
+	// sender (os's stdioPeerHeard).
 	"os/signal": {
-		{fn: "process", file: "signal.go", stmt: fixed("stdioSignalHeard()")},
+		{fn: "process", file: "signal.go", stmt: fixed("stdioPeerHeard()")},
 	},
 	// fmt's scans of a *os.File hold its read buffer (-files) and read
 	// runes through it (fmt's zz_stdiobuf_scan.go).

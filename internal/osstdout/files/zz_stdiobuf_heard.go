@@ -5,7 +5,7 @@
 // before it told the program, the read buffers give back what they hold,
 // so that the next read of the file is fresh, as plainly. A peer tells
 // by ending (Wait returns), by a signal (os/signal's process, through
-// stdioSignalHeard) and by data on a pipe, a socket or a terminal (a
+// stdioPeerHeard) and by data on a pipe, a socket or a terminal (a
 // Read of such a *File, standard input's pipe buffer, package net's
 // reads through internal/poll).
 

@@ -26,7 +26,7 @@ func runtime_stdioExiting()
 func runtime_stdioRegisterPeers(write, read, heard func())
 
 func init() {
-	runtime_stdioRegisterPeers(stdioBeforePeerWrite, stdioBeforePeerRead, stdioHeardPeer)
+	runtime_stdioRegisterPeers(stdioBeforePeerWrite, stdioBeforePeerRead, stdioPeerHeard)
 	s := stdioOut
 	if s.w == nil {
 		return

@@ -591,14 +591,12 @@ func stdioHeard(except *File) {
 	stdioReads.giveBackEach(func(f *File) bool { return f != except })
 }
 
-// stdioHeardPeer is stdioHeard after a read of a socket.
-func stdioHeardPeer() { stdioHeard(nil) }
-
-// stdioSignalHeard is stdioHeard before os/signal hands a signal to the
-// program's channels.
+// stdioPeerHeard is stdioHeard of no file: after a read of a socket
+// and syscall.Wait4 (through the runtime), and before os/signal hands a
+// signal to the program's channels (through a linkname).
 //
-//go:linkname stdioSignalHeard
-func stdioSignalHeard() { stdioHeard(nil) }
+//go:linkname stdioPeerHeard
+func stdioPeerHeard() { stdioHeard(nil) }
 
 // stdioHeardRead comes after a plain Read of f returned n bytes: data
 // from a pipe, a socket or a terminal is word from another process.
