@@ -158,10 +158,14 @@ func (r stdioRawFile) SyscallConn() (syscall.RawConn, error) { return r.f.stdioR
 func (r stdioRawFile) Fd() uintptr { return r.f.stdioRawFd() }
 
 // StdiobufStat hands stream's decision of a file's buffer the fstat that
-// decided the file's buffer under -files, so that the size costs no
-// fstat of its own; ok is false for standard output's buffer and any
-// file without one.
+// decided the file's buffer under -files, and for standard output's
+// buffer outStat's, so that the size costs no fstat of its own; ok is
+// false for any other file, and for standard output where the target
+// hands no fields (then outStat would be one fstat more, not one less).
 func (r stdioRawFile) StdiobufStat() (fd uintptr, regular bool, size, blksize int64, dev, ino uint64, ok bool) {
+	if s := stdioOut; r.f != nil && r.f == s.out && stdioFilesOn && stdioStatFields != nil {
+		return stdioKnownStat(r.f, s.outStat())
+	}
 	if r.f == nil || !r.f.stdioFile.buffered() {
 		return 0, false, 0, 0, 0, 0, false
 	}
@@ -528,7 +532,8 @@ type stdioOutStat struct {
 }
 
 // outStat is out's fstat, made once and again after a descriptor
-// changed (a Dup2 onto 1); nil if it failed.
+// changed (a Dup2 onto 1); nil if it failed. It also decides out's
+// identity (stdioIdentify), which would otherwise fstat out again.
 func (s *stdioStream) outStat() FileInfo {
 	gen := stdioKindGen.Load()
 	if o := s.outInfo.Load(); o != nil && o.gen == gen {
@@ -539,6 +544,9 @@ func (s *stdioStream) outStat() FileInfo {
 		fi = nil
 	}
 	s.outInfo.Store(&stdioOutStat{fi: fi, gen: gen})
+	if fi != nil {
+		stdioIdentify(s.out, fi)
+	}
 	return fi
 }
 
