@@ -53,8 +53,10 @@ package check
 
 import (
 	"go/ast"
+	"go/build"
 	"go/token"
 	"go/types"
+	"path/filepath"
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
@@ -65,11 +67,12 @@ import (
 // Analyzer reports per-record system calls on *os.File values, bufio
 // Writers left without Flush and Scanner loops that never check Err.
 var Analyzer = &analysis.Analyzer{
-	Name:     "stdiobuf",
-	Doc:      "report per-record system calls on *os.File, unflushed bufio.Writers and unchecked Scanner errors\n\nSee https://github.com/stdiobuf/stdiobuf/blob/main/docs/check.md.",
-	URL:      "https://github.com/stdiobuf/stdiobuf/blob/main/docs/check.md",
-	Requires: []*analysis.Analyzer{inspect.Analyzer},
-	Run:      run,
+	Name:      "stdiobuf",
+	Doc:       "report per-record system calls on *os.File, unflushed bufio.Writers and unchecked Scanner errors\n\nSee https://github.com/stdiobuf/stdiobuf/blob/main/docs/check.md.",
+	URL:       "https://github.com/stdiobuf/stdiobuf/blob/main/docs/check.md",
+	Requires:  []*analysis.Analyzer{inspect.Analyzer},
+	Run:       run,
+	FactTypes: []analysis.Fact{new(funcFact), new(fieldFact)},
 }
 
 // streamPath is the import path of package stream, whose Writer and
@@ -77,6 +80,11 @@ var Analyzer = &analysis.Analyzer{
 const streamPath = "github.com/stdiobuf/stdiobuf/stream"
 
 func run(pass *analysis.Pass) (any, error) {
+	if inGoroot(pass) {
+		// The standard library's writes are known by name; go vet runs
+		// the analyzer on it only for facts, which it needs none of.
+		return nil, nil
+	}
 	ins := pass.ResultOf[inspect.Analyzer].(*inspector.Inspector)
 	c := &checker{pass: pass, assigns: collectAssigns(pass, ins), skip: map[any]bool{}, fixNames: map[ast.Node]map[string]bool{}}
 	used := map[types.Object]bool{}
@@ -102,6 +110,7 @@ func run(pass *analysis.Pass) (any, error) {
 		return true
 	})
 	c.reportLoops()
+	c.interprocedural(ins)
 	ins.Preorder([]ast.Node{(*ast.FuncDecl)(nil), (*ast.FuncLit)(nil)}, func(n ast.Node) {
 		var body *ast.BlockStmt
 		switch fn := n.(type) {
@@ -230,6 +239,17 @@ func collectAssigns(pass *analysis.Pass, ins *inspector.Inspector) map[types.Obj
 		return true
 	})
 	return m
+}
+
+// inGoroot reports whether pass's package is in GOROOT: the standard
+// library.
+func inGoroot(pass *analysis.Pass) bool {
+	root := build.Default.GOROOT
+	if root == "" || len(pass.Files) == 0 {
+		return false
+	}
+	name := pass.Fset.File(pass.Files[0].Pos()).Name()
+	return strings.HasPrefix(name, filepath.Join(root, "src")+string(filepath.Separator))
 }
 
 // inFunc reports whether the innermost node of stack is inside a function.

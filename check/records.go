@@ -620,3 +620,35 @@ func diagnostic(r *record, fixed bool) analysis.Diagnostic {
 	}
 	return analysis.Diagnostic{Pos: r.call.Pos(), End: r.call.End(), Category: "per-record", Message: msg}
 }
+
+// inErrorBranch reports whether the call at the top of stack is, in its
+// function, in the body of an if that tests an error, counts one or is
+// false, in a type switch's case of an error type, or in a block other
+// than the function's body that ends by leaving: it runs on failure, once
+// or never.
+func (c *checker) inErrorBranch(stack []ast.Node) bool {
+	for i := len(stack) - 2; i >= 1; i-- {
+		child := stack[i+1]
+		switch n := stack[i].(type) {
+		case *ast.FuncDecl, *ast.FuncLit:
+			return false
+		case *ast.BlockStmt:
+			switch stack[i-1].(type) {
+			case *ast.FuncDecl, *ast.FuncLit:
+			default:
+				if c.endsLeaving(n.List, stack[:i]) {
+					return true
+				}
+			}
+		case *ast.CaseClause:
+			if c.endsLeaving(n.Body, stack[:i]) || c.errorCase(n, stack[:i]) {
+				return true
+			}
+		case *ast.IfStmt:
+			if child == n.Body && (c.testsError(n.Cond) || c.isFalse(n.Cond) || countsError(n.Body)) {
+				return true
+			}
+		}
+	}
+	return false
+}
