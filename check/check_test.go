@@ -24,6 +24,7 @@ func TestAnalyzer(t *testing.T) {
 		{"silent", false},
 		{"streamuse", false},
 		{"stderrs", false},
+		{"ipmain", false}, // and iplib, for its facts
 	}
 	dir := analysistest.TestData()
 	for _, tt := range tests {

@@ -46,7 +46,7 @@ func (*funcFact) AFact() {}
 func (f *funcFact) String() string {
 	var parts []string
 	for _, s := range f.Sinks {
-		parts = append(parts, fmt.Sprintf("sink(%d%s call=%v loop=%v)", s.Param, dotPath(s.Path), s.Call, s.Loop))
+		parts = append(parts, fmt.Sprintf("sink(%d%s%s call=%v loop=%v)", s.Param, dotPath(s.Path), s.File, s.Call, s.Loop))
 	}
 	for _, fl := range f.Flows {
 		parts = append(parts, fmt.Sprintf("flow(result %d%s <- %d%s %s call=%v)", fl.Result, dotPath(fl.RPath), fl.Param, dotPath(fl.PPath), fl.File, fl.Call))
@@ -65,13 +65,16 @@ func (*fieldFact) AFact() {}
 
 func (f *fieldFact) String() string { return "holds " + f.File }
 
-// A Sink is a parameter a function writes through, or calls.
+// A Sink is a parameter a function writes through, or calls, or a file
+// it writes once per call.
 type Sink struct {
-	Param int    // the parameter, the receiver first for a method
-	Path  string // the field path in it, "" for the parameter itself
-	Call  bool   // the function calls the func value there, which writes
-	Loop  bool   // per record: in a loop of the function, or of a callee
-	Trail Trail
+	Param  int    // the parameter, the receiver first for a method; -1 for File
+	File   string // the file written, when Param is -1
+	Stdout bool   // File is os.Stdout
+	Path   string // the field path in it, "" for the parameter itself
+	Call   bool   // the function calls the func value there, which writes
+	Loop   bool   // per record: in a loop of the function, or of a callee
+	Trail  Trail
 }
 
 // A Flow is a parameter's value, or a file, that a result holds.
@@ -136,9 +139,11 @@ type assign struct {
 type site struct {
 	call     *ast.CallExpr
 	decl     *ast.FuncDecl // the function it is in
+	lit      *ast.FuncLit  // the innermost function literal it is in, or nil
 	owner    *ast.FuncLit  // the innermost function literal it is in that is not an argument, or nil
 	loop     ast.Stmt      // the loop it runs once per iteration of, or nil
 	excluded bool          // in an error branch, dead code or a block that leaves
+	deferred bool          // the call of a go or defer statement
 }
 
 // A function literal passed as an argument is taken as part of the
@@ -164,7 +169,7 @@ type event struct {
 type flow struct {
 	c       *checker
 	sites   []*site
-	byLit   map[*ast.FuncLit][]*site // the calls each literal owns
+	byLit   map[*ast.FuncLit][]*site // the calls each literal owns or is the innermost literal of
 	lits    []litSpan                // every function literal, in source order
 	returns map[*ast.FuncDecl][]*ast.ReturnStmt
 	assigns map[*types.Var][]*assign
@@ -212,7 +217,7 @@ func (c *checker) interprocedural(ins *inspector.Inspector) {
 		// Only an exported function can be called from another package;
 		// what an unexported one does is in the summaries of those that
 		// call it.
-		if fn.Exported() && len(f.Sinks)+len(f.Flows) > 0 {
+		if fn.Exported() && len(f.Sinks)+len(f.Flows) > 0 && !strings.HasSuffix(c.pass.Fset.File(fn.Pos()).Name(), "_test.go") {
 			c.pass.ExportObjectFact(fn, f)
 		}
 	}
@@ -265,14 +270,21 @@ func (fl *flow) collect(ins *inspector.Inspector) {
 			if decl == nil {
 				return true
 			}
-			s := &site{call: n, decl: decl, owner: owner(stack, passed)}
+			s := &site{call: n, decl: decl, lit: lit, owner: owner(stack, passed)}
+			switch stack[len(stack)-2].(type) {
+			case *ast.DeferStmt, *ast.GoStmt:
+				s.deferred = true
+			}
 			if i := fl.c.perIteration(stack); i >= 0 {
 				s.loop = stack[i].(ast.Stmt)
 			} else {
 				s.excluded = fl.c.inErrorBranch(stack)
 			}
 			fl.sites = append(fl.sites, s)
-			if s.owner != nil {
+			if lit != nil {
+				fl.byLit[lit] = append(fl.byLit[lit], s)
+			}
+			if s.owner != nil && s.owner != lit {
 				fl.byLit[s.owner] = append(fl.byLit[s.owner], s)
 			}
 		case *ast.ReturnStmt:
@@ -422,10 +434,14 @@ func (fl *flow) summarize() {
 			continue
 		}
 		for _, ev := range fl.eventsOf(s) {
-			if ev.t.param < 0 || (fl.direct[s.call] && !ev.via) {
-				continue
+			switch {
+			case fl.direct[s.call] && !ev.via:
+			case ev.t.param >= 0:
+				fl.addSink(fn, Sink{Param: ev.t.param, Path: ev.t.ppath, Loop: ev.loop, Trail: ev.trail})
+			case !ev.loop:
+				// Once per call: per record where the call is.
+				fl.addSink(fn, Sink{Param: -1, File: ev.t.file, Stdout: ev.t.stdout, Trail: ev.trail})
 			}
-			fl.addSink(fn, Sink{Param: ev.t.param, Path: ev.t.ppath, Loop: ev.loop, Trail: ev.trail})
 		}
 		// A call of a func value that is a parameter.
 		if x, ok := fl.funcValue(s.call); ok {
@@ -459,7 +475,9 @@ func (fl *flow) summarize() {
 func (fl *flow) addSink(fn *types.Func, s Sink) {
 	f := fl.own(fn)
 	var changed bool
-	f.Sinks, changed = merge(f.Sinks, s, func(a Sink) bool { return a.Param == s.Param && a.Path == s.Path && a.Call == s.Call }, func(a Sink) bool { return a.Loop })
+	f.Sinks, changed = merge(f.Sinks, s, func(a Sink) bool {
+		return a.Param == s.Param && a.Path == s.Path && a.Call == s.Call && a.File == s.File
+	}, func(a Sink) bool { return a.Loop })
 	fl.changed = fl.changed || changed
 }
 
@@ -553,9 +571,11 @@ type through struct {
 	x     ast.Expr
 	path  string
 	call  bool
-	loop  bool  // the callee writes per record
-	trail Trail // the write, for a direct write or a callee's sink
-	step  *Step // the callee, for a callee's sink
+	loop  bool       // the callee writes per record
+	trail Trail      // the write, for a direct write or a callee's sink
+	step  *Step      // the callee, for a callee's sink
+	field *types.Var // the field path names, if it is one field
+	fixed *target    // the file written, for fmt.Print and a sink of a file
 }
 
 // eventsOf returns the writes s makes, to files and to its function's
@@ -566,14 +586,31 @@ func (fl *flow) eventsOf(s *site) []event {
 	}
 	fl.busy[s] = true
 	var evs []event
-	for _, th := range fl.throughs(s.call) {
-		for _, o := range fl.originsOf(th.x) {
+	for _, th := range fl.throughs(s) {
+		if th.fixed != nil {
+			ev := event{t: *th.fixed, loop: th.loop || s.loop != nil, trail: withStep(th.step, th.trail), via: th.step != nil}
+			evs = append(evs, ev)
+			continue
+		}
+		os := fl.originsOf(th.x)
+		if th.field != nil && !th.call && len(os) == 0 && fl.unknown(th.x) {
+			// The field may hold a file its package stores in it.
+			os = shiftPath(fl.fieldOrigins(th.field), th.path)
+		}
+		for _, o := range os {
 			ev, ok := match(th, o)
 			if !ok {
 				continue
 			}
 			perIter := s.loop != nil && !(ev.t.param < 0 && ev.t.decl.IsValid() && within(ev.t.decl, s.loop))
 			ev.loop = ev.loop || perIter
+			if ev.t.param >= 0 && ev.t.ppath == "" && ev.loop {
+				if v := fl.param(s.decl, ev.t.param); v != nil && isOSFile(v.Type()) {
+					// Per record to a file the function is given: reported
+					// here, as the direct check reports its writes.
+					ev.t = target{param: -1, file: v.Name()}
+				}
+			}
 			evs = append(evs, ev)
 		}
 	}
@@ -668,12 +705,16 @@ var writeFuncs = map[string]bool{
 var writeMethods = map[string]bool{"Write": true, "WriteString": true, "WriteByte": true, "WriteRune": true}
 
 // throughs returns the writers call writes through.
-func (fl *flow) throughs(call *ast.CallExpr) []through {
+func (fl *flow) throughs(s *site) []through {
+	call := s.call
 	info := fl.c.pass.TypesInfo
 	here := func(what string, flush bool) Trail {
 		return Trail{What: what, At: fl.position(call.Pos()), Flush: flush}
 	}
 	if x, ok := fl.funcValue(call); ok {
+		if s.deferred {
+			return nil // it runs at the function's end, or concurrently
+		}
 		return []through{{x: x, call: true}}
 	}
 	fn, ok := typeutil.Callee(info, call).(*types.Func)
@@ -683,6 +724,9 @@ func (fl *flow) throughs(call *ast.CallExpr) []through {
 	sig := fn.Type().(*types.Signature)
 	arg := func(i int) ast.Expr { return callArg(call, sig, i) }
 	key := fn.Pkg().Path() + "." + fn.Name()
+	if key == "fmt.Print" || key == "fmt.Printf" || key == "fmt.Println" {
+		return []through{{fixed: &target{param: -1, file: "os.Stdout", stdout: true}, trail: here(key, false)}}
+	}
 	if sig.Recv() == nil && writeFuncs[key] && len(call.Args) > 0 {
 		return []through{{x: call.Args[0], trail: here(fn.Pkg().Name()+"."+fn.Name(), false)}}
 	}
@@ -703,6 +747,11 @@ func (fl *flow) throughs(call *ast.CallExpr) []through {
 			strings.HasPrefix(fn.Name(), "Print") && isNamed(named, "log", "Logger"):
 			return []through{{x: recv, trail: here(named.Obj().Pkg().Name()+"."+named.Obj().Name()+"."+fn.Name(), false)}}
 		case fn.Name() == "Flush" && isBufWriter(named):
+			if s.loop == nil && fl.madeHere(recv, call) {
+				// A buffer made in this call and flushed once holds what
+				// the call writes, not one record.
+				return nil
+			}
 			return []through{{x: recv, path: bufPath, trail: here(named.Obj().Pkg().Name()+"."+named.Obj().Name()+".Flush", true)}}
 		}
 	}
@@ -712,14 +761,47 @@ func (fl *flow) throughs(call *ast.CallExpr) []through {
 	}
 	var ths []through
 	for _, sk := range sum.Sinks {
+		if sk.Param < 0 {
+			step := &Step{Pkg: fn.Pkg().Name(), Func: funcName(fn)}
+			ths = append(ths, through{fixed: &target{param: -1, file: sk.File, stdout: sk.Stdout}, loop: sk.Loop, trail: sk.Trail, step: step})
+			continue
+		}
 		x := arg(sk.Param)
 		if x == nil {
 			continue
 		}
 		step := &Step{Pkg: fn.Pkg().Name(), Func: funcName(fn), Arg: paramName(sig, sk.Param) + dotPath(sk.Path)}
-		ths = append(ths, through{x: x, path: sk.Path, call: sk.Call, loop: sk.Loop, trail: sk.Trail, step: step})
+		ths = append(ths, through{x: x, path: sk.Path, call: sk.Call, loop: sk.Loop, trail: sk.Trail, step: step, field: fieldNamed(info.TypeOf(x), fn.Pkg(), sk.Path)})
 	}
 	return ths
+}
+
+// fieldNamed returns the field of t that path names, if path is one
+// field's name.
+func fieldNamed(t types.Type, pkg *types.Package, path string) *types.Var {
+	if t == nil || path == "" || strings.Contains(path, ".") {
+		return nil
+	}
+	obj, _, _ := types.LookupFieldOrMethod(t, true, pkg, path)
+	f, _ := obj.(*types.Var)
+	return f
+}
+
+// madeHere reports whether x is a variable declared in the innermost
+// function that call is in.
+func (fl *flow) madeHere(x ast.Expr, call *ast.CallExpr) bool {
+	id := identOf(x)
+	if id == nil {
+		return false
+	}
+	v, ok := fl.c.pass.TypesInfo.Uses[id].(*types.Var)
+	if !ok {
+		return false
+	}
+	if i := fl.litAt(call.Pos()); i >= 0 {
+		return fl.lits[i].pos <= v.Pos() && v.Pos() < fl.lits[i].end
+	}
+	return v.Parent() != nil && v.Parent() != v.Pkg().Scope() && !isParam(fl, v)
 }
 
 // isBufWriter reports whether named is a buffered writer whose Flush
@@ -802,7 +884,10 @@ func (fl *flow) computeOrigins(e ast.Expr) []origin {
 			}
 			f := sel.Obj().(*types.Var)
 			os := stripField(fl.originsOf(e.X), f.Name())
-			return append(os, fl.fieldOrigins(f, e)...)
+			if len(os) == 0 && fl.unknown(e.X) {
+				os = fl.fieldOrigins(f)
+			}
+			return os
 		}
 		// A qualified identifier.
 		v, ok := info.Uses[e.Sel].(*types.Var)
@@ -1037,17 +1122,57 @@ func isParam(fl *flow, v *types.Var) bool {
 
 // inLit reports whether the identifier is inside a function literal.
 func (fl *flow) inLit(id *ast.Ident) bool {
-	pos := id.Pos()
+	return fl.litAt(id.Pos()) >= 0
+}
+
+// litAt returns the index in fl.lits of the innermost function literal
+// pos is in, or -1.
+func (fl *flow) litAt(pos token.Pos) int {
 	i := sort.Search(len(fl.lits), func(i int) bool { return fl.lits[i].pos > pos }) - 1
 	for i >= 0 && pos >= fl.lits[i].end {
 		i = fl.lits[i].parent
 	}
-	return i >= 0
+	return i
+}
+
+// unknown reports whether what x holds is not known from this package:
+// not a variable of its functions, a value it builds or a parameter.
+// Then a field of x holds what its package stores in the field.
+func (fl *flow) unknown(x ast.Expr) bool {
+	switch x := ast.Unparen(x).(type) {
+	case *ast.Ident:
+		v, ok := fl.c.pass.TypesInfo.Uses[x].(*types.Var)
+		return !ok || (len(fl.assigns[v]) == 0 && !isParam(fl, v))
+	case *ast.UnaryExpr:
+		return fl.unknown(x.X)
+	case *ast.CompositeLit:
+		return false
+	}
+	return true
+}
+
+// param returns the variable of parameter i of decl, the receiver first.
+func (fl *flow) param(decl *ast.FuncDecl, i int) *types.Var {
+	fn := fl.decls[decl]
+	if fn == nil {
+		return nil
+	}
+	sig := fn.Type().(*types.Signature)
+	if sig.Recv() != nil {
+		if i == 0 {
+			return sig.Recv()
+		}
+		i--
+	}
+	if i >= 0 && i < sig.Params().Len() {
+		return sig.Params().At(i)
+	}
+	return nil
 }
 
 // fieldOrigins returns the files field f may hold, as the package that
 // declares it stores them.
-func (fl *flow) fieldOrigins(f *types.Var, at ast.Expr) []origin {
+func (fl *flow) fieldOrigins(f *types.Var) []origin {
 	if f.Pkg() != fl.c.pass.Pkg {
 		ff := new(fieldFact)
 		if f.Pkg() != nil && fl.c.pass.ImportObjectFact(f, ff) {
@@ -1079,7 +1204,7 @@ func (fl *flow) exportFields() {
 		if !f.Exported() {
 			continue // named only in its package
 		}
-		for _, o := range fl.fieldOrigins(f, nil) {
+		for _, o := range fl.fieldOrigins(f) {
 			fl.c.pass.ExportObjectFact(f, &fieldFact{File: o.t.file, Stdout: o.t.stdout})
 			break
 		}
@@ -1132,8 +1257,11 @@ func (fl *flow) report() {
 			if ev.t.param >= 0 || !ev.loop {
 				continue
 			}
+			// A write the direct check reports, or that a call of the
+			// function literal it is in was reported for, is not
+			// reported again.
 			key := ev.trail.At + " " + ev.t.file
-			if seen[key] || (seen[ev.trail.At] && !ev.trail.Flush) {
+			if (seen[key] && s.lit != nil) || (seen[ev.trail.At] && !ev.trail.Flush) {
 				continue
 			}
 			seen[key] = true

@@ -30,6 +30,7 @@ type record struct {
 	scan   bool     // fmt's scanning, which reads a byte at a time
 	target ast.Expr // the *os.File argument or receiver a fix replaces; nil for fmt.Print*
 	stdout bool     // fmt.Print*: writes to os.Stdout, with no argument naming it
+	raw    bool     // a system call of its own (syscall.Write), which no flag buffers
 }
 
 // fixable reports whether the loop rewrite can move r to a bufio.Writer.
@@ -110,6 +111,10 @@ func (c *checker) classify(call *ast.CallExpr) *record {
 			if c.isFile(arg(0)) && c.smallBuffer(arg(1)) {
 				return &record{call: call, what: what, file: exprString(arg(0)), fileX: arg(0), read: true}
 			}
+		case (pkg == "syscall" || pkg == "golang.org/x/sys/unix") && (name == "Write" || name == "Pwrite"):
+			if file := c.rawFile(arg(0)); file != "" {
+				return &record{call: call, what: what, file: file, raw: true}
+			}
 		case pkg == "log" && (name == "Print" || name == "Printf" || name == "Println"):
 			if c.logToFile {
 				return &record{call: call, what: what, file: "the *os.File of log.SetOutput"}
@@ -140,6 +145,32 @@ func (c *checker) classify(call *ast.CallExpr) *record {
 		}
 	}
 	return nil
+}
+
+// rawFile returns the file the descriptor fd is, as the message names
+// it: os.Stdout for the constant 1, f for f.Fd() of an *os.File f other
+// than os.Stderr; "" for any other descriptor (a socket's, standard
+// error's).
+func (c *checker) rawFile(fd ast.Expr) string {
+	if n, ok := c.intConst(fd); ok {
+		if n == 1 {
+			return "os.Stdout"
+		}
+		return ""
+	}
+	file := ""
+	ast.Inspect(fd, func(n ast.Node) bool {
+		call, ok := n.(*ast.CallExpr)
+		if !ok || file != "" {
+			return file == ""
+		}
+		sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+		if ok && sel.Sel.Name == "Fd" && isOSFile(c.pass.TypesInfo.TypeOf(sel.X)) && !c.isStderr(sel.X) {
+			file = exprString(sel.X)
+		}
+		return true
+	})
+	return file
 }
 
 // perIteration returns the index in stack of the innermost loop that runs
@@ -609,6 +640,8 @@ func buildHint(file string) string {
 func diagnostic(r *record, fixed bool) analysis.Diagnostic {
 	var msg string
 	switch {
+	case r.raw:
+		msg = fmt.Sprintf("%s in a loop writes to %s unbuffered: one system call per record, which no stdiobuf build flag buffers (a system call of the program's own); add a bufio.Writer over the file and write through it, flushed after the loop", r.what, r.file)
 	case r.scan:
 		msg = fmt.Sprintf("%s in a loop reads %s unbuffered: one system call per record (per byte: fmt reads one at a time); scan a bufio.Reader over it, %s", r.what, r.file, buildHint(r.file))
 	case r.read:
