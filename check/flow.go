@@ -96,6 +96,7 @@ type Trail struct {
 	What  string // the write: "fmt.Fprintf", "bufio.Writer.Flush"
 	At    string // its position: "table.go:265"
 	Flush bool   // the write is the Flush of the program's own buffer
+	Loop  bool   // the write is in a loop of its own function
 }
 
 // A Step is one function of a trail, with the parameter the writer is in.
@@ -477,7 +478,7 @@ func (fl *flow) addSink(fn *types.Func, s Sink) {
 	var changed bool
 	f.Sinks, changed = merge(f.Sinks, s, func(a Sink) bool {
 		return a.Param == s.Param && a.Path == s.Path && a.Call == s.Call && a.File == s.File
-	}, func(a Sink) bool { return a.Loop })
+	}, func(a Sink) int { return rank(a.Loop, a.Trail) })
 	fl.changed = fl.changed || changed
 }
 
@@ -487,17 +488,16 @@ func (fl *flow) addFlow(fn *types.Func, x Flow) {
 	var changed bool
 	f.Flows, changed = merge(f.Flows, x, func(a Flow) bool {
 		return a.Result == x.Result && a.RPath == x.RPath && a.Param == x.Param && a.PPath == x.PPath && a.File == x.File && a.Call == x.Call
-	}, func(a Flow) bool { return a.Loop })
+	}, func(a Flow) int { return rank(a.Loop, a.Trail) })
 	fl.changed = fl.changed || changed
 }
 
 // merge adds x to list unless list has one like it (same), which x
-// replaces if only x is per record (loop); it reports whether list
-// changed.
-func merge[T any](list []T, x T, same func(T) bool, loop func(T) bool) ([]T, bool) {
+// replaces if it ranks higher; it reports whether list changed.
+func merge[T any](list []T, x T, same func(T) bool, rank func(T) int) ([]T, bool) {
 	for i, old := range list {
 		if same(old) {
-			if loop(x) && !loop(old) {
+			if rank(x) > rank(old) {
 				list[i] = x
 				return list, true
 			}
@@ -505,6 +505,20 @@ func merge[T any](list []T, x T, same func(T) bool, loop func(T) bool) ([]T, boo
 		}
 	}
 	return append(list, x), true
+}
+
+// rank orders the trails of one sink or flow for the message: per
+// record first, then a write in a loop of its own function (a table's
+// cells before its header).
+func rank(loop bool, t Trail) int {
+	r := 0
+	if loop {
+		r += 2
+	}
+	if t.Loop {
+		r++
+	}
+	return r
 }
 
 // own returns the summary of fn, a function of the package, made empty
@@ -589,6 +603,9 @@ func (fl *flow) eventsOf(s *site) []event {
 	for _, th := range fl.throughs(s) {
 		if th.fixed != nil {
 			ev := event{t: *th.fixed, loop: th.loop || s.loop != nil, trail: withStep(th.step, th.trail), via: th.step != nil}
+			if th.step == nil {
+				ev.trail.Loop = s.loop != nil
+			}
 			evs = append(evs, ev)
 			continue
 		}
@@ -604,6 +621,9 @@ func (fl *flow) eventsOf(s *site) []event {
 			}
 			perIter := s.loop != nil && !(ev.t.param < 0 && ev.t.decl.IsValid() && within(ev.t.decl, s.loop))
 			ev.loop = ev.loop || perIter
+			if th.step == nil && !th.call {
+				ev.trail.Loop = s.loop != nil
+			}
 			if ev.t.param >= 0 && ev.t.ppath == "" && ev.loop {
 				if v := fl.param(s.decl, ev.t.param); v != nil && isOSFile(v.Type()) {
 					// Per record to a file the function is given: reported
