@@ -261,6 +261,39 @@ func TestDevFull(t *testing.T) {
 	}
 }
 
+// TestDevFullOwed: an error that the plain build's Println returns, and
+// that under -stdout only a Close or Sync the program asked for returned,
+// is reported at exit with status 1 if the program exits 0 (it dropped
+// the error), and left to a program that acts on it with its own status.
+func TestDevFullOwed(t *testing.T) {
+	plain, buffered := programs(t)
+	full := openFull(t)
+	runFull := func(bin, kind string) result {
+		cmd := exec.Command(bin, kind)
+		var errBuf bytes.Buffer
+		cmd.Stdout, cmd.Stderr = full, &errBuf
+		status := exitStatus(t, cmd.Run())
+		return result{Stderr: errBuf.String(), Status: status}
+	}
+	reported := result{Stderr: "prog-stdout: write error: No space left on device\n", Status: 1}
+	for _, c := range []struct {
+		kind            string
+		plain, buffered result
+	}{
+		{"fullclose", result{Stderr: "prog: write /dev/stdout: no space left on device\n", Status: 1}, reported},
+		{"fullsync", result{Stderr: "prog: write /dev/stdout: no space left on device\n", Status: 1}, reported},
+		{"fullcheckclose", result{Stderr: "prog: write /dev/stdout: no space left on device\n", Status: 1},
+			result{Stderr: "prog: close: write /dev/stdout: no space left on device\n", Status: 3}},
+	} {
+		if diff := cmp.Diff(c.plain, runFull(plain, c.kind)); diff != "" {
+			t.Errorf("plain %s (-want +got):\n%s", c.kind, diff)
+		}
+		if diff := cmp.Diff(c.buffered, runFull(buffered, c.kind)); diff != "" {
+			t.Errorf("-stdout %s (-want +got):\n%s", c.kind, diff)
+		}
+	}
+}
+
 // TestDevFullAtBound: the error the bound's flush meets is reported while
 // the program runs (it waits until the message has come), once, and the
 // program exits with status 1.

@@ -344,6 +344,29 @@ func main() {
 			fmt.Fprintln(os.Stderr, "prog:", err)
 			os.Exit(1)
 		}
+	case "fullclose", "fullsync", "fullcheckclose":
+		// Lines to /dev/full, each Println's error checked (status 1);
+		// then "fullclose" drops Close's error (defer) and "fullsync"
+		// Sync's, and both exit 0; "fullcheckclose" acts on Close's
+		// error with its own message and status 3.
+		if os.Args[1] == "fullclose" {
+			defer os.Stdout.Close()
+		}
+		for i := range 3 {
+			if _, err := fmt.Println("line", i); err != nil {
+				fmt.Fprintln(os.Stderr, "prog:", err)
+				os.Exit(1)
+			}
+		}
+		switch os.Args[1] {
+		case "fullsync":
+			os.Stdout.Sync()
+		case "fullcheckclose":
+			if err := os.Stdout.Close(); err != nil {
+				fmt.Fprintln(os.Stderr, "prog: close:", err)
+				os.Exit(3)
+			}
+		}
 	case "newfile":
 		// Another *File on descriptor 1 between two lines.
 		fmt.Println("1")
