@@ -75,6 +75,7 @@ func TestPathsSeen(t *testing.T) {
 	routes := []string{
 		"stat", "lstat", "direntinfo", "readdir", "openread", "readfile",
 		"dirfs", "root", "rootdir", "hardlink", "symlink", "procfd", "second",
+		"secondlate",
 	}
 	for _, r := range routes {
 		t.Run(r, func(t *testing.T) {

@@ -66,10 +66,11 @@ type stdioKindState struct {
 
 // stdioKindInfo is a decision of stdioKindState.
 type stdioKindInfo struct {
-	kind uint32      // stdioKindFile, stdioKindNone or stdioKindAll
-	id   stdioFileID // with stdioKindFile
-	info FileInfo    // the fstat that decided, which a buffer's decision takes instead of its own
-	gen  uint32      // stdioKindGen when decided
+	kind uint32        // stdioKindFile, stdioKindNone or stdioKindAll
+	id   stdioFileID   // with stdioKindFile
+	info FileInfo      // the fstat that decided, which a buffer's decision takes instead of its own
+	gen  uint32        // stdioKindGen when decided
+	free atomic.Uint64 // with stdioKindFile: the index's gen+1 when id was found to have no buffer; 0 for not known
 }
 
 // stdioKindGen counts the changes of what descriptors lead to (a Dup2
@@ -101,18 +102,27 @@ func (st *stdioKindState) get() *stdioKindInfo {
 // with stdioKindFile, deciding with an fstat if no decision made one;
 // where the target gives no identity, anything, with no fstat.
 func stdioKindOf(f *File) (uint32, stdioFileID) {
-	if f == nil || stdioIDOf == nil {
+	d := stdioKindInfoOf(f)
+	if d == nil {
 		return stdioKindAll, stdioFileID{}
 	}
+	return d.kind, d.id
+}
+
+// stdioKindInfoOf is stdioKindOf's decision itself; nil where it is
+// anything (no identity on the target, or the fstat failed).
+func stdioKindInfoOf(f *File) *stdioKindInfo {
+	if f == nil || stdioIDOf == nil {
+		return nil
+	}
 	if d := f.stdioKind.get(); d != nil {
-		return d.kind, d.id
+		return d
 	}
 	fi, err := f.stdioRawStat()
 	if err != nil {
-		return stdioKindAll, stdioFileID{}
+		return nil
 	}
-	d := stdioIdentify(f, fi)
-	return d.kind, d.id
+	return stdioIdentify(f, fi)
 }
 
 // stdioIdentify records what an operation on f can see, from fi, f's
@@ -174,14 +184,20 @@ func stdioFilesBefore(f *File) {
 	if !stdioFilesOn || stdioFiles.dirty.Load() == 0 && stdioReads.held.Load() == 0 {
 		return
 	}
-	switch k, id := stdioKindOf(f); k {
+	d := stdioKindInfoOf(f)
+	k := uint32(stdioKindAll)
+	if d != nil {
+		k = d.kind
+	}
+	switch k {
 	case stdioKindFile:
 		if stdioFiles.untrusted.Load() != 0 {
 			stdioFilesFlush()
 			return
 		}
-		stdioFiles.writeOutID(id)
-		stdioReads.giveBackID(id)
+		o := stdioFiles.ownersOf(d)
+		stdioFiles.writeOutOwners(d.id, o)
+		stdioReads.giveBackOwners(o)
 	case stdioKindAll:
 		stdioFilesFlush()
 		if stdioMaybeBuffered(f) {
@@ -214,10 +230,11 @@ func stdioFilesBeforeRead(f *File) bool {
 	if !stdioPathDirty() {
 		return false
 	}
-	switch k, id := stdioKindOf(f); {
-	case k == stdioKindFile && stdioFiles.untrusted.Load() == 0 && !stdioOut.outUntrusted():
-		return stdioFiles.writeOutID(id)
-	case k != stdioKindNone:
+	switch d := stdioKindInfoOf(f); {
+	case d != nil && d.kind == stdioKindFile && stdioFiles.untrusted.Load() == 0 && !stdioOut.outUntrusted():
+		return stdioFiles.writeOutOwners(d.id, stdioFiles.ownersOf(d))
+	case d != nil && d.kind == stdioKindNone:
+	default:
 		stdioWriteOutAll()
 		return true
 	}
@@ -408,12 +425,19 @@ func (s *stdioStream) outUntrusted() bool {
 // writeOutID writes out the buffer over the file id, and standard output
 // where it is that file, and reports whether either held bytes.
 func (r *stdioFileSet) writeOutID(id stdioFileID) bool {
+	var o stdioOwners
+	if r.dirty.Load() != 0 {
+		o = r.owners(id)
+	}
+	return r.writeOutOwners(id, o)
+}
+
+// writeOutOwners is writeOutID with the buffers over the file id looked
+// up already (o).
+func (r *stdioFileSet) writeOutOwners(id stdioFileID, o stdioOwners) bool {
 	wrote := false
 	if r.dirty.Load() != 0 {
-		r.idmu.Lock()
-		b := r.ids[id].w
-		r.idmu.Unlock()
-		if b != nil && b.pending.Load() && b.lockIdle(0) {
+		if b := o.w; b != nil && b.pending.Load() && b.lockIdle(0) {
 			if !b.direct && b.w.Buffered() > 0 {
 				b.flushOut()
 				wrote = true
@@ -443,6 +467,7 @@ type stdioOwners struct {
 type stdioIDIndex struct {
 	idmu      sync.Mutex                  // guards ids and owed; never held across a system call
 	ids       map[stdioFileID]stdioOwners // the buffers by their file's identity
+	gen       atomic.Uint64               // how many times ids gained a buffer; written under idmu
 	owed      map[*stdioFileBuf]struct{}  // the write buffers that hold bytes
 	untrusted atomic.Int32                // how many of owed are over a file of untrusted identity
 	mapped    map[stdioFileID]struct{}    // the files the program mapped: plain for every *File (mapID)
@@ -463,6 +488,7 @@ func (x *stdioIDIndex) index(id stdioFileID, w *stdioFileBuf, r *stdioReadBuf) {
 		o.r = r
 	}
 	x.ids[id] = o
+	x.gen.Add(1)
 	x.idmu.Unlock()
 }
 
@@ -492,6 +518,25 @@ func (x *stdioIDIndex) owners(id stdioFileID) stdioOwners {
 	x.idmu.Lock()
 	o := x.ids[id]
 	x.idmu.Unlock()
+	return o
+}
+
+// ownersOf is owners of d's file, d a decision of kind stdioKindFile,
+// without the lock while d's file was found to have no buffer and no
+// buffer was indexed since: a file opened only to be read, stat'ed and
+// closed (os.ReadFile of each file of a tree) is looked up once, not at
+// each of its operations. gen is loaded before the lookup, and index
+// adds to it under idmu after adding its buffer, so a buffer indexed
+// during the lookup either is found or makes the note stale.
+func (x *stdioIDIndex) ownersOf(d *stdioKindInfo) stdioOwners {
+	g := x.gen.Load() + 1
+	if d.free.Load() == g {
+		return stdioOwners{}
+	}
+	o := x.owners(d.id)
+	if o == (stdioOwners{}) {
+		d.free.Store(g)
+	}
 	return o
 }
 
@@ -534,7 +579,16 @@ func (r *stdioReadSet) giveBackID(id stdioFileID) {
 	if r.held.Load() == 0 {
 		return
 	}
-	b := stdioFiles.owners(id).r
+	r.giveBackOwners(stdioFiles.owners(id))
+}
+
+// giveBackOwners is giveBackID with the buffers over the file looked up
+// already (o).
+func (r *stdioReadSet) giveBackOwners(o stdioOwners) {
+	if r.held.Load() == 0 {
+		return
+	}
+	b := o.r
 	if b == nil || !b.held.Load() {
 		return
 	}

@@ -174,7 +174,9 @@ func stdioReadOf(f *File, n int) *stdioReadBuf {
 // the end) pays no decision. Standard input, which may be a pipe whose
 // Reads are short, counts every small Read.
 func stdioReadShort(f *File) {
-	if stdioFilesOn && f != nil && f != stdioOut.in {
+	// f's own state first: it is in f's cache line, and the locked
+	// compare-and-swap is made only where there is something to undo.
+	if stdioFilesOn && f != nil && f.stdioRead.v.Load() == stdioReadOnce && f != stdioOut.in {
 		f.stdioRead.v.CompareAndSwap(stdioReadOnce, stdioReadFresh)
 	}
 }

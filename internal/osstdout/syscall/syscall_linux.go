@@ -41,13 +41,43 @@ var (
 // the program links os. Implemented in runtime.
 func runtime_stdioDescriptor(op int, fd uintptr)
 
+// stdioTrapMask has the bit trap&63 set for each trap stdioTrapped may
+// take: one test turns away almost every call (read, write, openat,
+// fstat...) before stdioTrappedCall's compares. Numbers that share a
+// bit cost only those compares.
+var stdioTrapMask = stdioTrapBits(SYS_FLOCK, SYS_DUP, SYS_DUP3, SYS_CLOSE, SYS_MMAP, fcntl64Syscall, SYS_FCNTL)
+
+// stdioTrapBits returns the bits of stdioTrapMask for the traps.
+func stdioTrapBits(traps ...uintptr) uintptr {
+	var m uintptr
+	for _, t := range traps {
+		m |= 1 << (t & 63)
+	}
+	return m
+}
+
+// stdioSetTraps sets the target's numbers of dup2 and of the mmap
+// package syscall calls (the target's template calls it from init).
+func stdioSetTraps(dup2, mmap uintptr) {
+	stdioSysDup2, stdioSysMmap = dup2, mmap
+	stdioTrapMask |= stdioTrapBits(dup2, mmap)
+}
+
 // stdioTrapped reports whether trap, with arguments a2 and a4, is one
-// stdioTrap takes: flock, an fcntl that sets a lock or duplicates, dup,
-// dup2, dup3, a close of a standard descriptor (a1), a mapping of a file.
-// It runs in every Syscall: a few compares, inlined.
+// stdioTrap takes. It runs in every Syscall, inlined: one test of the
+// mask for most calls.
 //
 //go:nosplit
 func stdioTrapped(trap, a1, a2, a4 uintptr) bool {
+	return stdioTrapMask&(1<<(trap&63)) != 0 && stdioTrappedCall(trap, a1, a2, a4)
+}
+
+// stdioTrappedCall is stdioTrapped's exact test: flock, an fcntl that
+// sets a lock or duplicates, dup, dup2, dup3, a close of a standard
+// descriptor (a1), a mapping of a file.
+//
+//go:nosplit
+func stdioTrappedCall(trap, a1, a2, a4 uintptr) bool {
 	switch {
 	case trap == SYS_FLOCK || trap == SYS_DUP || trap == SYS_DUP3 || trap == stdioSysDup2:
 		return true

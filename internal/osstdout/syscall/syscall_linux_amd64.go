@@ -6,4 +6,4 @@
 
 package syscall
 
-func init() { stdioSysDup2 = SYS_DUP2 }
+func init() { stdioSetTraps(SYS_DUP2, SYS_MMAP) }

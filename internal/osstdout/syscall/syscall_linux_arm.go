@@ -6,4 +6,4 @@
 
 package syscall
 
-func init() { stdioSysDup2, stdioSysMmap = SYS_DUP2, SYS_MMAP2 }
+func init() { stdioSetTraps(SYS_DUP2, SYS_MMAP2) }

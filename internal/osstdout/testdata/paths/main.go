@@ -136,6 +136,20 @@ func seenBy(name, path, arg string, f *os.File) route {
 			must(g.Seek(0, io.SeekStart))
 			return size(g.Stat()) + " " + content(io.ReadAll(g))
 		}
+	case "secondlate":
+		// A second *File looked at while another file's buffer holds
+		// bytes and before path's buffer exists: its file had no buffer
+		// then, which must not hide the one path gets after.
+		z := must(os.Create(path + ".z"))
+		for i := range 3 {
+			fmt.Fprintf(z, "other %d\n", i)
+		}
+		g := must(os.Open(path))
+		must(g.Stat())
+		return func(string, *os.File) string {
+			must(g.Seek(0, io.SeekStart))
+			return size(g.Stat()) + " " + content(io.ReadAll(g))
+		}
 	}
 	fail(fmt.Errorf("no route %q", name))
 	return nil
