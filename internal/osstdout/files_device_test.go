@@ -130,6 +130,12 @@ func TestFilesBlockDeviceCalls(t *testing.T) {
 	if len(p) < 2000 || len(f) < 3 || len(f) > 20 || f[0] > 22 || !all(f[1:len(f)-1], full) {
 		t.Errorf("write(2) calls: plain %d (want >= 2000), -files %d, the first of sizes %v (want <= 20: the first line, then each but the last a full buffer of 4096)", len(p), len(f), f[:min(len(f), 12)])
 	}
+	// The decision's fstat is the only one on the device: stream takes
+	// it instead of making its own.
+	setDevice(t, dev, "")
+	if n := callsOn(straceLog(t, "openat,fstat,newfstatat", files, "fprintf", dev, nil), dev, "fstat|newfstatat"); n != 1 {
+		t.Errorf("-files: %d fstat calls on the device, want 1", n)
+	}
 	reads := func(bin string) int {
 		setDevice(t, dev, readInput())
 		return len(regexp.MustCompile(`(?m)\bread\(`).FindAllString(straceLog(t, "read", bin, "fscan", dev, nil), -1))
@@ -156,6 +162,23 @@ func writesTo(log, path string) []int {
 		}
 	}
 	return sizes
+}
+
+// callsOn counts the calls named by the regular expression names in an
+// strace log (which traces openat) on the descriptor that opened path.
+func callsOn(log, path, names string) int {
+	n := 0
+	fd := ""
+	open := regexp.MustCompile(`\bopenat\([^,]*, "` + regexp.QuoteMeta(path) + `", .*\) = (\d+)`)
+	call := regexp.MustCompile(`\b(?:` + names + `)\((\d+),`)
+	for _, l := range strings.Split(log, "\n") {
+		if m := open.FindStringSubmatch(l); m != nil {
+			fd = m[1]
+		} else if m := call.FindStringSubmatch(l); m != nil && m[1] == fd {
+			n++
+		}
+	}
+	return n
 }
 
 // all reports whether every element of s satisfies ok.

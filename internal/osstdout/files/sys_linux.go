@@ -95,14 +95,23 @@ func stdioLinuxKind(f *File, plain func(flags int) bool) bool {
 }
 
 // stdioLinuxStatFields is stdioStatFields on Linux, for a regular file
-// only: stream tells a pipe, a FIFO or a device by its own fstat's
-// mode, which the fields do not carry (the report names the kind).
+// or a block device, the kinds stream's knownStat can be; ok false for
+// any other: stream tells a pipe, a FIFO or a character device by its
+// own fstat's mode, which the fields do not carry (the report names the
+// kind).
 func stdioLinuxStatFields(f *File, fi FileInfo) (fd uintptr, regular bool, size, blksize int64, dev, ino uint64, ok bool) {
 	st, ok := fi.Sys().(*syscall.Stat_t)
-	if !ok || st.Mode&syscall.S_IFMT != syscall.S_IFREG {
+	if !ok {
 		return 0, false, 0, 0, 0, 0, false
 	}
-	return uintptr(f.pfd.Sysfd), true, st.Size, int64(st.Blksize), uint64(st.Dev), uint64(st.Ino), true
+	switch st.Mode & syscall.S_IFMT {
+	case syscall.S_IFREG:
+		regular = true
+	case syscall.S_IFBLK:
+	default:
+		return 0, false, 0, 0, 0, 0, false
+	}
+	return uintptr(f.pfd.Sysfd), regular, st.Size, int64(st.Blksize), uint64(st.Dev), uint64(st.Ino), true
 }
 
 // stdioAnonDev reports whether dev, a file system's device number, is
