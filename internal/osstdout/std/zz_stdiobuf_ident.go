@@ -179,11 +179,16 @@ var stdioStatfsType func(name string, fstype *int64) error
 // the read buffer over it, f's own among them, where f is a regular file
 // or a block device of trusted identity; everything (stdioFilesFlush)
 // where f is a peer or its identity is not known. With nothing buffered
-// it costs two atomic loads.
+// it costs two atomic loads, inlined (only -files makes either
+// nonzero).
 func stdioFilesBefore(f *File) {
-	if !stdioFilesOn || stdioFiles.dirty.Load() == 0 && stdioReads.held.Load() == 0 {
-		return
+	if stdioFiles.dirty.Load()|stdioReads.held.Load() != 0 {
+		stdioFilesBeforeHeld(f)
 	}
+}
+
+// stdioFilesBeforeHeld is stdioFilesBefore while a buffer holds bytes.
+func stdioFilesBeforeHeld(f *File) {
 	d := stdioKindInfoOf(f)
 	k := uint32(stdioKindAll)
 	if d != nil {

@@ -454,9 +454,14 @@ const (
 // an fstat, and only while such a buffer is in use: otherwise it costs
 // one atomic load.
 func stdioPipeReader(f *File) {
-	if !stdioFilesOn || f == nil {
-		return
+	if stdioFilesOn && f != nil && stdioReads.pipe.Load() != nil {
+		stdioPipeReaderOn(f)
 	}
+}
+
+// stdioPipeReaderOn is stdioPipeReader while standard input's pipe
+// buffer is in use.
+func stdioPipeReaderOn(f *File) {
 	b := stdioReads.pipe.Load()
 	if b == nil || f == b.f {
 		return

@@ -603,9 +603,14 @@ func stdioPeerHeard() { stdioHeard(nil) }
 // stdioHeardRead comes after a plain Read of f returned n bytes: data
 // from a pipe, a socket or a terminal is word from another process.
 func stdioHeardRead(f *File, n int) {
-	if n <= 0 || !stdioFilesOn || stdioReads.held.Load() == 0 {
-		return
+	if n > 0 && stdioReads.held.Load() != 0 {
+		stdioHeardReadHeld(f)
 	}
+}
+
+// stdioHeardReadHeld is stdioHeardRead while a read buffer holds bytes
+// (only -files makes one).
+func stdioHeardReadHeld(f *File) {
 	if k, _ := stdioKindOf(f); k == stdioKindAll {
 		stdioHeard(f)
 	}

@@ -231,9 +231,14 @@ func (s *stdioStream) flushed(w io.Writer) error {
 // once. The program cannot see the flush, so its error is reported
 // (unseen).
 func (s *stdioStream) flushBefore(f *File) {
-	if !s.pending.Load() || f != nil && f != s.out {
-		return
+	if s.pending.Load() && (f == nil || f == s.out) {
+		s.flushBeforePending()
 	}
+}
+
+// flushBeforePending is flushBefore's flush, inlined no more than its
+// test.
+func (s *stdioStream) flushBeforePending() {
 	s.mu.Lock()
 	if s.busy {
 		s.missed = true
@@ -412,10 +417,17 @@ func (s *stdioStream) inKind() {
 // never waits for an answer to a question still in its buffer, which a C
 // program without fflush does. A filter reading a pipe then writes about
 // once per read of its input.
+//
+// Every Read of every *File passes here: the test of pending is inlined,
+// the rest is beforeReadPending.
 func (s *stdioStream) beforeRead(f *File) {
-	if f == nil || !s.pending.Load() {
-		return
+	if f != nil && s.pending.Load() {
+		s.beforeReadPending(f)
 	}
+}
+
+// beforeReadPending is beforeRead while standard output holds bytes.
+func (s *stdioStream) beforeReadPending(f *File) {
 	if f == s.in {
 		s.inKind()
 		if s.inFile && !s.line {
