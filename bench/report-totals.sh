@@ -18,7 +18,7 @@
 #
 # Defaults: 10000 records, the same data as bench/files.sh's (integers
 # below 10^6, one a line; 16-byte records). -out keeps the reports, the
-# traces and the table (table.md) in DIR. The tools' version is
+# traces and the table (table.md, the temporary folder as $TMP) in DIR. The tools' version is
 # PERF_VERSION (default v0.0.0-20260908200009-22c9c6c9d4da), taken from
 # the module cache (GOPROXY=off) unless GOPROXY is set. Needs go and
 # strace; exits 1 if a count differs.
@@ -33,7 +33,6 @@ while [ $# -gt 0 ]; do
 	esac
 done
 perf=${PERF_VERSION:-v0.0.0-20260908200009-22c9c6c9d4da}
-root=$PWD
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 [ -n "$out" ] || out=$tmp/out
@@ -80,11 +79,12 @@ run() {
 	local report=$out/$name.report trace=$out/$name.strace
 	local cmd=(strace -f -qq -y -o "$trace" -e "trace=$traced" "$@")
 	case $stdin in
-	pipe:*) cat "${stdin#pipe:}" | STDIOBUF_REPORT=$report setsid -w "${cmd[@]}" >"$out/$name.out" ;;
-	*) STDIOBUF_REPORT=$report "${cmd[@]}" <"$stdin" >"$out/$name.out" ;;
+	pipe:*) cat "${stdin#pipe:}" | STDIOBUF_REPORT=$report setsid -w "${cmd[@]}" >"$tmp/$name.out" ;;
+	*) STDIOBUF_REPORT=$report "${cmd[@]}" <"$stdin" >"$tmp/$name.out" ;;
 	esac
 	"$tmp/reporttotals" -name "$name" -exclude "$report" "$report" "$trace" || status=1
 }
+set +e # the table's block ends with status; pipefail passes it on
 {
 	echo "| program | descriptor | reads | writes | kernel |"
 	echo "|---|---|---|---|---|"
@@ -102,6 +102,5 @@ run() {
 	run blocks /dev/null ./blocks "$tmp/ints.txt" "$tmp/blocks.txt"
 	run benchstat /dev/null ./benchstat old.txt new.txt
 	run benchfilter /dev/null ./benchfilter '.name:/Case1/' old.txt
-	cd "$root"
-} | tee "$out/table.md"
-exit "$status"
+	exit "$status"
+} | sed "s|$tmp|\$TMP|g" | tee "$out/table.md"
