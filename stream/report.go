@@ -182,6 +182,46 @@ func (b *Reader) reportState() (Info, counters, int) { return b.Info(), b.s.call
 
 func (s *Scanner) reportState() (Info, counters, int) { return s.Info(), s.s.calls, 0 }
 
+// A plainStream is a descriptor that package os reads or writes without
+// a buffer of its own under -stdout and -files (standard error, a file
+// read in blocks of 4096 bytes or more, a pipe another process reads):
+// os counts the read or write system calls of its *File's plain Reads
+// and Writes, and says at exit how many, what they moved and why the
+// file stayed plain (state). Its line has buffer=none.
+type plainStream struct {
+	fd    int
+	state func() (calls, bytes int64, why string)
+}
+
+// plainBuffer is the buffer field of a plainStream's line.
+const plainBuffer = "none"
+
+func (p *plainStream) reportState() (Info, counters, int) {
+	calls, bytes, why := p.state()
+	i := Info{Fd: p.fd, Mode: Unbuffered, Reason: why, Reads: calls, Writes: calls}
+	return i, counters{taken: calls, bytes: bytes}, 0
+}
+
+// reportPlain registers, while reportOn, the descriptor of u (package
+// os's file, with its original methods) that os reads (write false) or
+// writes plainly, whose counts and reason state gives at exit: os calls
+// it at the file's first plain Read or Write. A line whose calls are 0
+// at exit (they went to a buffer's line decided later) is left out.
+func reportPlain(u any, write bool, state func() (calls, bytes int64, why string)) {
+	if !reportOn {
+		return
+	}
+	p := &plainStream{fd: -1, state: state}
+	if d, ok := u.(interface{ Fd() uintptr }); ok {
+		p.fd = descriptor(d.Fd())
+	}
+	dir := reading
+	if write {
+		dir = writing
+	}
+	reportDecided(p, &setup{overFD: true}, u, dir)
+}
+
 // writeReport writes the report to where reportTo says. A file that
 // cannot be created is reported in one line on standard error, and the
 // report goes there instead.
@@ -231,6 +271,8 @@ func reportText() []byte {
 		dir  direction
 		path string
 	}
+	// So does a bufio stream over a file that os reads or writes
+	// plainly: that file's line (buffer=none) counts the system calls.
 	osBuffered := map[use]bool{}
 	for _, e := range entries {
 		if e.buffer != "bufio" {
@@ -241,6 +283,9 @@ func reportText() []byte {
 	var t reportTotal
 	for _, e := range entries {
 		i, c, held := e.stream.reportState()
+		if e.buffer == plainBuffer && c.taken == 0 {
+			continue // its calls are on a buffer's line, or it made none
+		}
 		out = appendReportLine(out, e, i, c, held)
 		t.add(e.dir, i, c, e.buffer == "bufio" && osBuffered[use{e.dir, e.path}], savedOf(e, i, c))
 	}
@@ -293,7 +338,11 @@ func appendReportLine(out []byte, e *reportEntry, i Info, c counters, held int) 
 	out = append(out, " size="...)
 	out = strconv.AppendInt(out, int64(i.Size), 10)
 	out = append(out, " policy="...)
-	out = append(out, i.Policy.String()...)
+	if e.buffer == plainBuffer {
+		out = append(out, "none"...)
+	} else {
+		out = append(out, i.Policy.String()...)
+	}
 	out = append(out, " reason="...)
 	out = strconv.AppendQuote(out, i.Reason)
 	if e.dir == writing {

@@ -566,3 +566,59 @@ func TestReportTotalCountsOnce(t *testing.T) {
 		t.Errorf("total (-want +got):\n%s", diff)
 	}
 }
+
+// TestReportPlainStreams checks the lines of descriptors package os reads
+// or writes plainly (reportPlain, under -stdout and -files): buffer=none,
+// mode none, policy none, the reason os gives, their calls as reads or
+// writes; a bufio stream over such a file counts once in the total; a
+// plain line whose calls all went to a buffer's line is left out.
+func TestReportPlainStreams(t *testing.T) {
+	withReport(t)
+	plain := func(calls, bytes int64, why string) func() (int64, int64, string) {
+		return func() (int64, int64, string) { return calls, bytes, why }
+	}
+	reported.entries = []*reportEntry{
+		// Standard error, written plainly.
+		{stream: &plainStream{fd: 2, state: plain(3, 21, "standard error: unbuffered, as in C")}, dir: writing, buffer: plainBuffer, kind: "pipe", path: "pipe:[1]"},
+		// A file read in large blocks, and a bufio.Reader over it.
+		{stream: &plainStream{fd: 5, state: plain(7, 100, "reads of 4096 bytes or more (and ReadAt) go straight to the file")}, dir: reading, buffer: plainBuffer, kind: "file", path: "/in"},
+		{stream: fakeStream{i: Info{Reads: 7}}, dir: reading, buffer: "bufio", kind: "file", path: "/in"},
+		// A bufio.Writer over a file written plainly.
+		{stream: fakeStream{i: Info{Writes: 4}, c: counters{taken: 50}}, dir: writing, buffer: "bufio", kind: "file", path: "/out"},
+		{stream: &plainStream{fd: 6, state: plain(4, 200, "written plainly")}, dir: writing, buffer: plainBuffer, kind: "file", path: "/out"},
+		// Reads that went to a read buffer's line.
+		{stream: &plainStream{fd: 8, state: plain(0, 0, "")}, dir: reading, buffer: plainBuffer, kind: "file", path: "/buffered"},
+	}
+	lines := reportFields(t, reportText())
+	keys := []string{"fd", "buffer", "dir", "mode", "size", "policy", "reason", "calls", "writes", "reads", "bytes", "saved"}
+	var got []map[string]string
+	for _, l := range lines {
+		p := map[string]string{}
+		for _, k := range keys {
+			if v, ok := l[k]; ok {
+				p[k] = v
+			}
+		}
+		if _, ok := l["total"]; ok {
+			p = l
+		}
+		got = append(got, p)
+	}
+	want := []map[string]string{
+		{"fd": "2", "buffer": "none", "dir": "write", "mode": "none", "size": "0", "policy": "none", "reason": "standard error: unbuffered, as in C",
+			"calls": "3", "writes": "3", "bytes": "21", "saved": "0"},
+		{"fd": "5", "buffer": "none", "dir": "read", "mode": "none", "size": "0", "policy": "none", "reason": "reads of 4096 bytes or more (and ReadAt) go straight to the file",
+			"reads": "7", "bytes": "100"},
+		{"fd": "0", "buffer": "bufio", "dir": "read", "mode": "full", "size": "0", "policy": "default", "reason": "", "reads": "7", "bytes": "0"},
+		{"fd": "0", "buffer": "bufio", "dir": "write", "mode": "full", "size": "0", "policy": "default", "reason": "",
+			"calls": "50", "writes": "4", "bytes": "0", "saved": "0"},
+		{"fd": "6", "buffer": "none", "dir": "write", "mode": "none", "size": "0", "policy": "none", "reason": "written plainly",
+			"calls": "4", "writes": "4", "bytes": "200", "saved": "0"},
+		// Each system call once: the plain lines', the bufio streams'
+		// calls into the *os.File left out.
+		{"total": "", "streams": "5", "writers": "3", "calls": "53", "writes": "7", "saved": "0", "readers": "2", "reads": "7", "kernel": "0"},
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("report (-want +got):\n%s", diff)
+	}
+}

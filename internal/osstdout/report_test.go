@@ -242,6 +242,86 @@ func TestReportOSBuffers(t *testing.T) {
 	}
 }
 
+// TestReportPlainLines checks the lines of descriptors that package os
+// reads or writes without a buffer (buffer=none): each says why, and
+// counts the plain Reads and Writes; a read buffer's line under -files
+// has the reads made before its decision, so its bytes are the file's.
+func TestReportPlainLines(t *testing.T) {
+	bins := reportPrograms(t)
+	const n = 1000
+	for _, c := range []struct {
+		build string
+		args  []string // DIR is the test's directory
+		keys  []string // the fields compared
+		want  func(out, size string) []reportLine
+	}{
+		{"stdout", []string{"stderr", "3"}, []string{"fd", "buffer", "kind", "dir", "mode", "policy", "reason", "calls", "writes", "bytes", "saved"},
+			func(out, size string) []reportLine {
+				return []reportLine{{"fd": "2", "buffer": "none", "kind": "pipe", "dir": "write", "mode": "none", "policy": "none",
+					"reason": "standard error: unbuffered, as in C", "calls": "3", "writes": "3", "bytes": "21", "saved": "0"}}
+			}},
+		{"files", []string{"stderr", "3"}, []string{"fd", "buffer", "dir", "reason", "calls", "writes", "bytes"},
+			func(out, size string) []reportLine {
+				return []reportLine{{"fd": "2", "buffer": "none", "dir": "write",
+					"reason": "standard error: unbuffered, as in C", "calls": "3", "writes": "3", "bytes": "21"}}
+			}},
+		{"stdout", []string{"files", "DIR", strconv.Itoa(n)}, []string{"buffer", "kind", "path", "dir", "reason", "calls", "writes", "bytes", "saved"},
+			func(out, size string) []reportLine {
+				return []reportLine{{"buffer": "none", "kind": "file", "path": out, "dir": "write",
+					"reason": "-stdout buffers standard output only", "calls": strconv.Itoa(n), "writes": strconv.Itoa(n), "bytes": size, "saved": "0"}}
+			}},
+		{"files", []string{"blocks", "DIR", strconv.Itoa(n)}, []string{"buffer", "path", "dir", "reason", "calls", "bytes"},
+			func(out, size string) []reportLine {
+				return []reportLine{
+					{"buffer": "none", "path": out, "dir": "write", "reason": "written once: a buffer is decided at the second Write", "calls": "1", "bytes": size},
+					{"buffer": "none", "path": out, "dir": "read", "reason": "reads of 4096 bytes or more (and ReadAt) go straight to the file", "calls": "", "bytes": size},
+				}
+			}},
+		{"files", []string{"fscan", "DIR", strconv.Itoa(n)}, []string{"buffer", "path", "dir", "bytes"},
+			func(out, size string) []reportLine {
+				return []reportLine{
+					{"buffer": "none", "path": out, "dir": "write", "bytes": size},
+					{"buffer": "files", "path": out, "dir": "read", "bytes": size},
+				}
+			}},
+	} {
+		t.Run(c.build+"/"+c.args[0], func(t *testing.T) {
+			dir := t.TempDir()
+			args := make([]string, len(c.args))
+			for i, a := range c.args {
+				args[i] = strings.ReplaceAll(a, "DIR", dir)
+			}
+			report := filepath.Join(dir, "report")
+			stderr, status := reportRun(t, bins[c.build], report, filepath.Join(dir, "stdout"), args...)
+			if status != 0 {
+				t.Fatalf("status %d, stderr:\n%s", status, stderr)
+			}
+			text, err := os.ReadFile(report)
+			if err != nil {
+				t.Fatal(err)
+			}
+			streams, total := parseReport(t, string(text))
+			out := filepath.Join(dir, "out")
+			size := ""
+			if _, err := os.Stat(out); err == nil {
+				size = fileSize(t, out)
+			}
+			var got []reportLine
+			for _, l := range streams {
+				got = append(got, l.pick(c.keys...))
+			}
+			want := c.want(out, size)
+			for i := range want {
+				want[i] = want[i].pick(c.keys...)
+			}
+			if diff := cmp.Diff(want, got); diff != "" {
+				t.Errorf("report (-want +got):\n%s\n%s", diff, text)
+			}
+			checkTotal(t, streams, total)
+		})
+	}
+}
+
 // TestReportWhere checks where the report goes for each value of the
 // variable, that it never changes the exit status, and that unset, empty
 // and 0 print nothing and create nothing.
@@ -351,6 +431,14 @@ func TestReportAgreesWithStrace(t *testing.T) {
 		{"stdout", []string{"println", "5000"}},
 		{"files", []string{"files", "DIR", "5000"}},
 		{"files", []string{"bufio", "DIR", "5000"}},
+		// Descriptors os reads or writes plainly have lines too, and a
+		// read buffer's line has the reads before its decision.
+		{"stdout", []string{"bufio", "DIR", "5000"}},
+		{"stdout", []string{"files", "DIR", "1000"}},
+		{"stdout", []string{"stderr", "100"}},
+		{"files", []string{"stderr", "100"}},
+		{"files", []string{"blocks", "DIR", "5000"}},
+		{"files", []string{"fscan", "DIR", "1000"}},
 	} {
 		t.Run(c.build+"/"+c.args[0], func(t *testing.T) {
 			dir := t.TempDir()

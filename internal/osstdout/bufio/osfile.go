@@ -214,3 +214,13 @@ func readPlain(r *Reader, why string) {
 //
 //go:linkname reportActive
 func reportActive() bool { return reportOn }
+
+// reportPlainFile registers, for the report, a file that package os
+// reads (write false) or writes without a buffer (reportPlain). os calls
+// it through a go:linkname (its zz_stdiobuf_report.go,
+// stdioReportPlain, repeats this signature: change both together).
+//
+//go:linkname reportPlainFile
+func reportPlainFile(u any, write bool, state func() (calls, bytes int64, why string)) {
+	reportPlain(u, write, state)
+}

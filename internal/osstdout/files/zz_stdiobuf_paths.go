@@ -27,7 +27,17 @@ import (
 // see the file's offset.
 func (f *File) ReadAt(b []byte, off int64) (n int, err error) {
 	stdioFilesBeforeRead(f)
-	return f.stdioRawReadAt(b, off)
+	n, err = f.stdioRawReadAt(b, off)
+	if len(b) > 0 {
+		// One pread(2), and one more that found the end after a short
+		// one, as of a regular file; ReadAt does not count toward a
+		// read buffer's decision (stdioReadSmall).
+		stdioPlainRead(f, stdioReadSmall, n, err)
+		if n > 0 && n < len(b) {
+			stdioPlainRead(f, stdioReadSmall, 0, err)
+		}
+	}
+	return n, err
 }
 
 // WriteTo may copy from a pipe in the kernel, around Read: another

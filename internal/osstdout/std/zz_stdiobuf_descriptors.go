@@ -110,6 +110,10 @@ func (r *stdioFileSet) plain(b *stdioFileBuf) {
 	r.remove(b)
 }
 
+// stdioHandOutWhy is the report's reason for a file read or written
+// plainly since stdioHandOut.
+const stdioHandOutWhy = "descriptor handed out (Fd, SyscallConn; a bufio stream's decision takes it): plain from then on"
+
 // stdioHandOut makes f plain for good before its descriptor is handed
 // out by Fd or SyscallConn: whatever the program does with the number
 // (write, lock, map, seek, pass it to a child or on a socket) then meets
@@ -125,11 +129,14 @@ func stdioHandOut(f *File) {
 		return
 	}
 	stdioReads.retire(f)
-	stdioReads.plain(f)
+	stdioReads.plain(f, stdioHandOutWhy)
 	st := &f.stdioFile
 	stdioFiles.mu.Lock()
 	v := st.v.Load()
 	if v != stdioFileBuffered {
+		if v != stdioFilePlain {
+			stdioPlainWhy(f, true, stdioHandOutWhy)
+		}
 		st.v.Store(stdioFilePlain)
 	}
 	stdioFiles.mu.Unlock()

@@ -336,6 +336,7 @@ func (r *stdioFileSet) decide(f *File) *stdioFileBuf {
 	}
 	st.buf = b
 	st.v.Store(stdioFileBuffered)
+	stdioWriteTaken(f) // the buffer's line counts the first Write (before)
 	runtime.AddCleanup(f.file, stdioForget, b)
 	if r.all == nil {
 		r.all = make(map[*stdioFileBuf]struct{})
@@ -362,26 +363,45 @@ func stdioForget(b *stdioFileBuf) { stdioFiles.remove(b) }
 // caller holds r.mu.
 func (r *stdioFileSet) choose(f *File) *stdioFileBuf {
 	s := stdioOut
-	if stdioPlainKind == nil || f == s.out || f == s.in || f == s.errf {
+	switch {
+	case stdioPlainKind == nil:
+		stdioPlainWhy(f, true, "no write buffers on this system")
+		return nil
+	case f == s.out:
+		stdioPlainWhy(f, true, "standard output: written plainly")
+		return nil
+	case f == s.in:
+		stdioPlainWhy(f, true, "standard input: written plainly")
+		return nil
+	case f == s.errf:
+		stdioPlainWhy(f, true, "standard error: unbuffered, as in C")
 		return nil
 	}
 	fi := f.stdioKind.get().stat()
 	if fi == nil {
 		var err error
 		if fi, err = f.stdioRawStat(); err != nil {
+			stdioPlainWhy(f, true, "fstat failed")
 			return nil
 		}
 	}
 	// Identified first: stdioPlainKind asks no fstatfs of a file system
 	// whose identities the identity's decision found trusted.
 	d := stdioIdentify(f, fi)
-	if !stdioBufferable(fi.Mode()) || stdioPlainKind(f) {
+	if !stdioBufferable(fi.Mode()) {
+		stdioPlainWhy(f, true, stdioPlainKindWhy(f, fi))
+		return nil
+	}
+	if stdioPlainKind(f) {
+		stdioPlainWhy(f, true, "not open for writing, O_SYNC or O_DIRECT, or on a file system that makes its files at each read")
 		return nil
 	}
 	if s.out != nil && s.aliasesInfo(f, fi) {
+		stdioPlainWhy(f, true, "the same file as standard output")
 		return nil
 	}
 	if r.holds(fi) || stdioReads.holds(fi) {
+		stdioPlainWhy(f, true, "the same file as another *File's buffer")
 		return nil
 	}
 	b := &stdioFileBuf{info: fi, name: f.Name(), trusted: d.kind == stdioKindFile, before: -1}

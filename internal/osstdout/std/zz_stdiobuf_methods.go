@@ -31,6 +31,7 @@ func (f *File) Write(b []byte) (n int, err error) {
 	stdioOut.beforeWrite(f)
 	n, err = f.stdioRawWrite(b)
 	stdioWroteOnce(f, n)
+	stdioPlainWrite(f, n, err)
 	return n, err
 }
 
@@ -39,7 +40,11 @@ func (f *File) WriteAt(b []byte, off int64) (n int, err error) {
 	stdioFilesBefore(f)
 	stdioOut.flushBefore(f)
 	stdioOut.beforeWrite(f)
-	return f.stdioRawWriteAt(b, off)
+	n, err = f.stdioRawWriteAt(b, off)
+	if len(b) > 0 {
+		stdioPlainWrite(f, n, err) // one pwrite(2): a regular file takes it whole
+	}
+	return n, err
 }
 
 // ReadFrom (io.Copy into a file) flushes the original standard output
@@ -73,6 +78,7 @@ func (f *File) Read(b []byte) (n int, err error) {
 			stdioReadShort(f)
 		}
 		stdioHeardRead(f, n)
+		stdioPlainRead(f, len(b), n, err)
 		return n, err
 	}
 	return f.Read(b)

@@ -79,6 +79,9 @@ type stdioReadState struct {
 	// exposed: the file's descriptor was handed out (Fd, SyscallConn),
 	// and may be another process's now (sent on a socket, dup'ed).
 	exposed atomic.Bool
+	// report is the file's plain reads and writes while the report is
+	// on (STDIOBUF_REPORT); nil until its first.
+	report atomic.Pointer[stdioPlainCount]
 }
 
 // stdioReadBuf is the read buffer of one regular file, or of the
@@ -210,6 +213,7 @@ func (r *stdioReadSet) decide(f *File) *stdioReadBuf {
 		if wait {
 			st.small.Store(2) // this Read and the one before
 			st.v.Store(stdioReadPipe)
+			stdioPlainWhy(f, false, "pipe: read plainly until its 64th read of fewer than 4096 bytes") // stdioPipeAfter
 		} else {
 			st.v.Store(stdioReadPlain)
 		}
@@ -217,6 +221,7 @@ func (r *stdioReadSet) decide(f *File) *stdioReadBuf {
 	}
 	st.buf = b
 	st.v.Store(stdioReadBuffered)
+	stdioReadLine(f, b.rd)
 	r.list.add(b)
 	if id, _, ok := stdioIDOfFile(b.info); ok {
 		stdioFiles.index(id, nil, b)
@@ -236,11 +241,20 @@ func (r *stdioReadSet) decide(f *File) *stdioReadBuf {
 // caller holds stdioFiles.mu.
 func (r *stdioReadSet) choose(f *File, late bool) (b *stdioReadBuf, wait bool) {
 	s := stdioOut
-	if stdioReadPlainKind == nil || f == s.out || f == s.errf {
+	switch {
+	case stdioReadPlainKind == nil:
+		stdioPlainWhy(f, false, "no read buffers on this system")
+		return nil, false
+	case f == s.out:
+		stdioPlainWhy(f, false, "standard output: read plainly")
+		return nil, false
+	case f == s.errf:
+		stdioPlainWhy(f, false, "standard error: unbuffered, as in C")
 		return nil, false
 	}
 	fi, err := f.stdioRawStat()
 	if err != nil {
+		stdioPlainWhy(f, false, "fstat failed")
 		return nil, false
 	}
 	stdioIdentify(f, fi)
@@ -249,27 +263,42 @@ func (r *stdioReadSet) choose(f *File, late bool) (b *stdioReadBuf, wait bool) {
 			return nil, true
 		}
 		if s.out != nil && s.aliasesInfo(f, fi) {
+			stdioPlainWhy(f, false, "pipe: the same as standard output")
 			return nil, false
 		}
 		rd, size := stdioReadSize(f, fi)
 		if size == 0 {
+			stdioReadLine(f, rd)
 			return nil, false
 		}
 		b, why := stdioPipeBuf(f, fi, rd, size)
 		if b == nil && stdioReportActive() {
 			stdioReadPlainly(rd, why.String())
+			stdioReadLine(f, rd)
 		}
 		return b, false
 	}
-	if !stdioBufferable(fi.Mode()) || stdioReadPlainKind(f) {
+	if !stdioBufferable(fi.Mode()) {
+		stdioPlainWhy(f, false, stdioPlainKindWhy(f, fi))
 		return nil, false
 	}
-	if s.out != nil && s.aliasesInfo(f, fi) || r.holds(fi) || stdioFiles.holds(fi) {
+	if stdioReadPlainKind(f) {
+		stdioPlainWhy(f, false, "not open for reading, O_DIRECT, or on a file system that makes its files at each read")
 		return nil, false
 	}
-	if rd, size := stdioReadSize(f, fi); size > 0 {
+	if s.out != nil && s.aliasesInfo(f, fi) {
+		stdioPlainWhy(f, false, "the same file as standard output")
+		return nil, false
+	}
+	if r.holds(fi) || stdioFiles.holds(fi) {
+		stdioPlainWhy(f, false, "the same file as another *File's buffer")
+		return nil, false
+	}
+	rd, size := stdioReadSize(f, fi)
+	if size > 0 {
 		return &stdioReadBuf{f: f, fd: f.stdioRawFd(), info: fi, size: size, rd: rd}, false
 	}
+	stdioReadLine(f, rd) // its line says why: _STDBUF_I=0
 	return nil, false
 }
 
@@ -532,7 +561,7 @@ func stdioReadsInherit(attr *ProcAttr) {
 			continue
 		}
 		stdioPipeReader(a)
-		stdioReads.plain(a)
+		stdioReads.plain(a, "handed to a child: read plainly from then on")
 		if len(stdioReads.buffers()) == 0 {
 			continue
 		}
@@ -551,13 +580,16 @@ func stdioReadsInherit(attr *ProcAttr) {
 }
 
 // plain makes f read plainly from now on if it is not decided yet.
-func (r *stdioReadSet) plain(f *File) {
+func (r *stdioReadSet) plain(f *File, why string) {
 	st := &f.stdioRead
 	if v := st.v.Load(); v == stdioReadBuffered || v == stdioReadPlain {
 		return
 	}
 	stdioFiles.mu.Lock()
-	if st.v.Load() != stdioReadBuffered {
+	if v := st.v.Load(); v != stdioReadBuffered {
+		if v != stdioReadPlain {
+			stdioPlainWhy(f, false, why)
+		}
 		st.v.Store(stdioReadPlain)
 	}
 	stdioFiles.mu.Unlock()

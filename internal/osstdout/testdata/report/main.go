@@ -13,6 +13,11 @@
 //	                fmt.Fprintln on the *os.File, both left open
 //	exit CODE       one line through a bufio.Writer over standard output,
 //	                flushed, then os.Exit(CODE)
+//	stderr N        N lines to standard error with fmt.Fprintln
+//	blocks DIR N    N lines to DIR/out in one os.WriteFile, then the file
+//	                read back in Reads of 8192 bytes
+//	fscan DIR N     N numbers to DIR/out in one os.WriteFile, then read
+//	                back with fmt.Fscan from the *os.File
 package main
 
 import (
@@ -55,6 +60,38 @@ func main() {
 		for i := range count(3) {
 			for _, f := range files {
 				fmt.Fprintln(f, "line", i)
+			}
+		}
+	case "stderr":
+		for i := range count(2) {
+			fmt.Fprintln(os.Stderr, "line", i)
+		}
+	case "blocks":
+		name := writeLines(os.Args[2], count(3))
+		f, err := os.Open(name)
+		if err != nil {
+			fail(err.Error())
+		}
+		buf := make([]byte, 8192)
+		for {
+			if _, err := f.Read(buf); err == io.EOF {
+				break
+			} else if err != nil {
+				fail(err.Error())
+			}
+		}
+	case "fscan":
+		n := count(3)
+		name := writeLines(os.Args[2], n)
+		f, err := os.Open(name)
+		if err != nil {
+			fail(err.Error())
+		}
+		for range n {
+			var word string
+			var i int
+			if _, err := fmt.Fscan(f, &word, &i); err != nil {
+				fail(err.Error())
 			}
 		}
 	case "exit":
@@ -104,6 +141,20 @@ func bufioCase(dir string, n int) {
 			fail(err.Error())
 		}
 	}
+}
+
+// writeLines writes n lines to dir/out in one os.WriteFile and returns
+// its name.
+func writeLines(dir string, n int) string {
+	var b []byte
+	for i := range n {
+		b = fmt.Appendln(b, "line", i)
+	}
+	name := filepath.Join(dir, "out")
+	if err := os.WriteFile(name, b, 0o666); err != nil {
+		fail(err.Error())
+	}
+	return name
 }
 
 func count(i int) int {
