@@ -622,3 +622,44 @@ func TestReportPlainStreams(t *testing.T) {
 		t.Errorf("report (-want +got):\n%s", diff)
 	}
 }
+
+// osPlainFile is a file as package os hands it to reportPlain under
+// -stdout and -files: its original methods, and its buffer named none.
+type osPlainFile struct{ *os.File }
+
+func (osPlainFile) StdiobufBuffer() string { return plainBuffer }
+
+// TestReportPlainRegisters checks that reportPlain registers a plain
+// descriptor's line while the report is on, with its descriptor, its
+// direction and what its state gives at exit, and nothing while it is
+// off.
+func TestReportPlainRegisters(t *testing.T) {
+	// A pipe, not a file of t.TempDir, whose removal fails under wine.
+	r, f, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	defer f.Close()
+	state := func() (int64, int64, string) { return 2, 10, "written plainly" }
+	withReport(t)
+	reportOn = false
+	reportPlain(osPlainFile{f}, true, state)
+	if n := len(reported.entries); n != 0 {
+		t.Fatalf("report off: %d entries, want 0", n)
+	}
+	reportOn = true
+	reportPlain(osPlainFile{f}, true, state)
+	lines := reportFields(t, reportText())
+	got := map[string]string{}
+	for _, k := range []string{"fd", "buffer", "dir", "kind", "reason", "writes", "bytes"} {
+		got[k] = lines[0][k]
+	}
+	want := map[string]string{
+		"fd": strconv.Itoa(int(f.Fd())), "buffer": "none", "dir": "write", "kind": "pipe",
+		"reason": "written plainly", "writes": "2", "bytes": "10",
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("line (-want +got):\n%s", diff)
+	}
+}
