@@ -453,6 +453,24 @@ func (fl *flow) summarize() {
 					fl.addSink(fn, Sink{Param: o.t.param, Path: o.t.ppath, Call: true, Loop: s.loop != nil})
 				}
 			}
+			continue
+		}
+		// A parameter's func value given to a callee that calls it
+		// (enc.Encode(r) of vegeta's Encoder, a callback): the
+		// function calls it too, per record if the callee or the call
+		// is.
+		for _, th := range fl.throughs(s) {
+			if !th.call || th.step == nil {
+				continue
+			}
+			for _, o := range fl.originsOf(th.x) {
+				if o.call || o.t.param < 0 {
+					continue
+				}
+				if rest, ok := cutPath(th.path, o.path); ok {
+					fl.addSink(fn, Sink{Param: o.t.param, Path: joinPath(o.t.ppath, rest), Call: true, Loop: th.loop || s.loop != nil})
+				}
+			}
 		}
 	}
 	for decl, rets := range fl.returns {
