@@ -42,6 +42,13 @@
 // Scanner over memory (strings.NewReader, bytes.NewReader) is not checked
 // for Err.
 //
+// A write in another function counts: the file is followed into the
+// functions it is passed to, the struct fields it is stored in and the
+// closures that write to it, across packages by facts (flow.go), and the
+// message names the chain of calls down to the write and every file the
+// write may go to. A file open for reading only (os.Stdin, os.Open's)
+// takes no write.
+//
 // Where the edit is safe, a diagnostic carries a suggested fix: a loop
 // that writes to one file and does nothing else that could block, exit or
 // observe the file gets the file wrapped in a bufio.Writer before the loop

@@ -25,6 +25,9 @@ func TestAnalyzer(t *testing.T) {
 		{"streamuse", false},
 		{"stderrs", false},
 		{"ipmain", false}, // and iplib, for its facts
+		{"jbuf", false},
+		{"enclib", false},
+		{"encmain", false},
 	}
 	dir := analysistest.TestData()
 	for _, tt := range tests {

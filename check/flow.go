@@ -85,6 +85,7 @@ type Flow struct {
 	PPath  string // the field path in the parameter
 	File   string // the file the result holds, when Param is -1
 	Stdout bool   // File is os.Stdout
+	Read   bool   // File is open for reading only: os.Stdin, os.Open's
 	Call   bool   // the result is a func value that, called, writes through the parameter
 	Loop   bool   // ... per record
 	Trail  Trail  // ... this way
@@ -113,6 +114,7 @@ type target struct {
 	ppath  string // the field path in the parameter
 	file   string // the file as written, when param is -1
 	stdout bool   // the file is os.Stdout
+	read   bool   // the file is open for reading only: no write reaches it
 	decl   token.Pos
 }
 
@@ -451,6 +453,24 @@ func (fl *flow) summarize() {
 					fl.addSink(fn, Sink{Param: o.t.param, Path: o.t.ppath, Call: true, Loop: s.loop != nil})
 				}
 			}
+			continue
+		}
+		// A parameter's func value given to a callee that calls it
+		// (enc.Encode(r) of vegeta's Encoder, a callback): the
+		// function calls it too, per record if the callee or the call
+		// is.
+		for _, th := range fl.throughs(s) {
+			if !th.call || th.step == nil {
+				continue
+			}
+			for _, o := range fl.originsOf(th.x) {
+				if o.call || o.t.param < 0 {
+					continue
+				}
+				if rest, ok := cutPath(th.path, o.path); ok {
+					fl.addSink(fn, Sink{Param: o.t.param, Path: joinPath(o.t.ppath, rest), Call: true, Loop: th.loop || s.loop != nil})
+				}
+			}
 		}
 	}
 	for decl, rets := range fl.returns {
@@ -459,17 +479,47 @@ func (fl *flow) summarize() {
 			continue
 		}
 		for _, ret := range rets {
+			n := fn.Type().(*types.Signature).Results().Len()
 			for i, r := range ret.Results {
-				if len(ret.Results) == 1 && fn.Type().(*types.Signature).Results().Len() > 1 {
-					break // return f(): not followed
+				os := fl.originsOf(r)
+				if len(ret.Results) == 1 && n > 1 {
+					// return f(): each of f's results.
+					call, ok := ast.Unparen(r).(*ast.CallExpr)
+					if !ok {
+						break
+					}
+					for j := range n {
+						fl.addFlows(fn, j, fl.resultOrigins(call, j))
+					}
+					break
 				}
-				for _, o := range fl.originsOf(r) {
-					f := Flow{Result: i, RPath: o.path, Param: o.t.param, PPath: o.t.ppath, File: o.t.file, Stdout: o.t.stdout, Call: o.call, Loop: o.loop, Trail: o.trail}
-					fl.addFlow(fn, f)
-				}
+				fl.addFlows(fn, i, os)
 			}
 		}
 	}
+}
+
+// addFlows adds a flow to fn's summary for each origin of its result i.
+func (fl *flow) addFlows(fn *types.Func, i int, os []origin) {
+	for _, o := range os {
+		fl.addFlow(fn, Flow{Result: i, RPath: o.path, Param: o.t.param, PPath: o.t.ppath, File: o.t.file, Stdout: o.t.stdout, Read: o.t.read, Call: o.call, Loop: o.loop, Trail: o.trail})
+	}
+}
+
+// resultOrigins returns what result index of call may hold, where call
+// is returned whole by a function of as many results: a file that
+// package os opens, or what the callee's summary says.
+func (fl *flow) resultOrigins(call *ast.CallExpr, index int) []origin {
+	if t := fl.c.pass.TypesInfo.TypeOf(call); t != nil {
+		if tu, ok := t.(*types.Tuple); ok && index < tu.Len() && isOSFile(tu.At(index).Type()) {
+			if fn, ok := typeutil.Callee(fl.c.pass.TypesInfo, call).(*types.Func); ok && fn.Pkg() != nil && fn.Pkg().Path() == "os" {
+				// return os.Create(name): a file of the program's own,
+				// which os.Open opens for reading only.
+				return []origin{{t: target{param: -1, file: "a file from os." + fn.Name(), read: fn.Name() == "Open"}}}
+			}
+		}
+	}
+	return fl.callOrigins(call, index)
 }
 
 // addSink adds s to fn's summary, or makes a sink it has per record.
@@ -616,7 +666,9 @@ func (fl *flow) eventsOf(s *site) []event {
 		}
 		for _, o := range os {
 			ev, ok := match(th, o)
-			if !ok {
+			if !ok || (ev.t.param < 0 && ev.t.read) {
+				// A file open for reading only takes no write: os.Stdin
+				// where a function returns it or standard output.
 				continue
 			}
 			perIter := s.loop != nil && !(ev.t.param < 0 && ev.t.decl.IsValid() && within(ev.t.decl, s.loop))
@@ -766,6 +818,12 @@ func (fl *flow) throughs(s *site) []through {
 		case fn.Name() == "Encode" && (isNamed(named, "encoding/json", "Encoder") || isNamed(named, "encoding/gob", "Encoder") || isNamed(named, "encoding/xml", "Encoder")),
 			strings.HasPrefix(fn.Name(), "Print") && isNamed(named, "log", "Logger"):
 			return []through{{x: recv, trail: here(named.Obj().Pkg().Name()+"."+named.Obj().Name()+"."+fn.Name(), false)}}
+		case fn.Name() == "WriteTo" && (isNamed(named, "net", "Buffers") || isNamed(named, "bytes", "Buffer") || isNamed(named, "bytes", "Reader") || isNamed(named, "strings", "Reader")):
+			// What it holds, written to its argument in a call (net.Buffers:
+			// a call per buffer, or one writev).
+			if w := arg(1); w != nil {
+				return []through{{x: w, trail: here(named.Obj().Pkg().Name()+"."+named.Obj().Name()+".WriteTo", false)}}
+			}
 		case fn.Name() == "Flush" && isBufWriter(named):
 			if s.loop == nil && fl.madeHere(recv, call) {
 				// A buffer made in this call and flushed once holds what
@@ -921,7 +979,8 @@ func (fl *flow) computeOrigins(e ast.Expr) []origin {
 			return fl.varOrigins(e.Sel)
 		}
 		if isOSFile(v.Type()) {
-			return []origin{{t: target{param: -1, file: exprString(e)}}}
+			read := v.Pkg() != nil && v.Pkg().Path() == "os" && v.Name() == "Stdin"
+			return []origin{{t: target{param: -1, file: exprString(e), read: read}}}
 		}
 		return nil
 	case *ast.StarExpr:
@@ -995,7 +1054,7 @@ func (fl *flow) callOrigins(call *ast.CallExpr, index int) []origin {
 			continue
 		}
 		if f.Param < 0 {
-			os = append(os, origin{path: f.RPath, t: target{param: -1, file: f.File, stdout: f.Stdout}, call: f.Call, loop: f.Loop, trail: f.Trail})
+			os = append(os, origin{path: f.RPath, t: target{param: -1, file: f.File, stdout: f.Stdout, read: f.Read}, call: f.Call, loop: f.Loop, trail: f.Trail})
 			continue
 		}
 		step := &Step{Pkg: fn.Pkg().Name(), Func: funcName(fn), Arg: paramName(sig, f.Param) + dotPath(f.PPath)}
@@ -1225,6 +1284,9 @@ func (fl *flow) exportFields() {
 			continue // named only in its package
 		}
 		for _, o := range fl.fieldOrigins(f) {
+			if o.t.read {
+				continue
+			}
 			fl.c.pass.ExportObjectFact(f, &fieldFact{File: o.t.file, Stdout: o.t.stdout})
 			break
 		}
@@ -1262,7 +1324,9 @@ func shiftPath(os []origin, p string) []origin {
 }
 
 // report reports every per-record write to a file the direct check does
-// not, once per write reached.
+// not, once per write reached: a call that reaches several writes (an
+// Encoder that may be a CSV, gob or JSON one) is reported for each, and
+// a write that may go to several files names them all.
 func (fl *flow) report() {
 	fl.origins, fl.events, fl.busy = map[ast.Expr][]origin{}, map[*site][]event{}, map[any]bool{}
 	seen := map[string]bool{}
@@ -1273,6 +1337,7 @@ func (fl *flow) report() {
 		if s.excluded || fl.direct[s.call] || fl.c.skipped(s.call) {
 			continue
 		}
+		var groups [][]event // the events of each write, in the order found
 		for _, ev := range fl.eventsOf(s) {
 			if ev.t.param >= 0 || !ev.loop {
 				continue
@@ -1284,15 +1349,42 @@ func (fl *flow) report() {
 			if (seen[key] && s.lit != nil) || (seen[ev.trail.At] && !ev.trail.Flush) {
 				continue
 			}
-			seen[key] = true
-			fl.c.pass.Report(analysis.Diagnostic{Pos: s.call.Pos(), End: s.call.End(), Category: "per-record", Message: fl.message(ev)})
-			break
+			i := slices.IndexFunc(groups, func(g []event) bool {
+				return g[0].trail.At == ev.trail.At && g[0].trail.What == ev.trail.What && g[0].trail.Flush == ev.trail.Flush
+			})
+			if i < 0 {
+				groups = append(groups, nil)
+				i = len(groups) - 1
+			}
+			groups[i] = append(groups[i], ev)
+		}
+		for _, g := range groups {
+			for _, ev := range g {
+				seen[ev.trail.At+" "+ev.t.file] = true
+			}
+			fl.c.pass.Report(analysis.Diagnostic{Pos: s.call.Pos(), End: s.call.End(), Category: "per-record", Message: fl.message(g)})
 		}
 	}
 }
 
-// message says what ev costs and the one thing that changes it.
-func (fl *flow) message(ev event) string {
+// fileLabel names the files a write may go to: "os.Stdout", "f",
+// "os.Stdout or a file from os.Create"; standard output first.
+func fileLabel(evs []event) string {
+	var names []string
+	for _, ev := range evs {
+		if !slices.Contains(names, ev.t.file) {
+			names = append(names, ev.t.file)
+		}
+	}
+	sort.SliceStable(names, func(i, j int) bool { return names[i] == "os.Stdout" && names[j] != "os.Stdout" })
+	return strings.Join(names, " or ")
+}
+
+// message says what the write of evs, one per file it may go to, costs
+// and the one thing that changes it: -stdout when every file is
+// standard output, -files when one is not (it buffers them all).
+func (fl *flow) message(evs []event) string {
+	ev := evs[0]
 	var chain []string
 	for _, st := range ev.trail.Via {
 		name := st.Func
@@ -1305,10 +1397,18 @@ func (fl *flow) message(ev event) string {
 	if len(chain) > 0 {
 		via = " via " + strings.Join(chain, " -> ")
 	}
+	files := fileLabel(evs)
 	if ev.trail.Flush {
-		return fmt.Sprintf("per-record Flush of a buffer over %s%s: %s (%s) writes once per record, which no stdiobuf build flag changes; flush once after the loop", ev.t.file, via, ev.trail.What, ev.trail.At)
+		return fmt.Sprintf("per-record Flush of a buffer over %s%s: %s (%s) writes once per record, which no stdiobuf build flag changes; flush once after the loop", files, via, ev.trail.What, ev.trail.At)
 	}
-	return fmt.Sprintf("per-record write to %s%s: %s (%s) makes one system call per record; write through a bufio.Writer flushed on every path, %s", ev.t.file, via, ev.trail.What, ev.trail.At, buildHint(ev.t.file))
+	hint := buildHint("os.Stdout")
+	for _, e := range evs {
+		if !e.t.stdout {
+			hint = buildHint(e.t.file)
+			break
+		}
+	}
+	return fmt.Sprintf("per-record write to %s%s: %s (%s) makes one system call per record; write through a bufio.Writer flushed on every path, %s", files, via, ev.trail.What, ev.trail.At, hint)
 }
 
 // qualify returns a function's name with its package: "benchfmt.report",
