@@ -727,10 +727,26 @@ func withStep(step *Step, t Trail) Trail {
 	return t
 }
 
+// maxPathFields bounds a field path: a value reached through more fields
+// (a list walked by n = n.next, a tree of nested structs) is not
+// followed. Without a bound, paths that grow at each round of a
+// function's summary (next.next.next...) keep the fixpoint from ending:
+// a summary of github.com/ohler55/ojg's jp package grew past 100,000
+// flows and 20 GB. Four fields cover the writers the corpus keeps
+// (a struct in a struct in a field, behind a bufio.Writer's #buf).
+const maxPathFields = 4
+
+// deepPath stands for every path longer than maxPathFields: it matches
+// no prefix but the empty one, so what it holds is never reached
+// through a field.
+const deepPath = "…"
+
 // cutPath returns what path has after prefix, if prefix is one of its
 // leading fields.
 func cutPath(path, prefix string) (string, bool) {
 	switch {
+	case prefix == deepPath:
+		return "", false
 	case prefix == "":
 		return path, true
 	case path == prefix:
@@ -741,15 +757,22 @@ func cutPath(path, prefix string) (string, bool) {
 	return "", false
 }
 
-// joinPath returns the field path a.b.
+// joinPath returns the field path a.b, or deepPath where it has more
+// than maxPathFields fields.
 func joinPath(a, b string) string {
 	switch {
 	case a == "":
 		return b
 	case b == "":
 		return a
+	case a == deepPath || b == deepPath:
+		return deepPath
 	}
-	return a + "." + b
+	p := a + "." + b
+	if strings.Count(p, ".") >= maxPathFields {
+		return deepPath
+	}
+	return p
 }
 
 // dotPath returns path as a field selector: ".w", or "" for none.
@@ -940,10 +963,50 @@ func (fl *flow) originsOf(e ast.Expr) []origin {
 		return os
 	}
 	fl.busy[e] = true
-	os := fl.computeOrigins(e)
+	os := distinctOrigins(fl.computeOrigins(e))
 	delete(fl.busy, e)
 	fl.origins[e] = os
 	return os
+}
+
+// maxOrigins bounds what one expression may hold. A variable's origins
+// are the union of its assignments', so in a long function of many
+// assignments between variables (github.com/ohler55/ojg's jp package,
+// functions of 700 to 1,000 lines) copies of one origin multiply; they
+// are merged (distinctOrigins), and past the bound the rest are not
+// followed: a finding missed, never a check that does not end.
+const maxOrigins = 64
+
+// distinctOrigins returns os with one origin per place, target, kind
+// and write reached (the one of higher rank), at most maxOrigins of
+// them.
+func distinctOrigins(os []origin) []origin {
+	if len(os) < 2 {
+		return os
+	}
+	type key struct {
+		path     string
+		t        target
+		call     bool
+		what, at string // the write the trail reaches: each is reported
+	}
+	at := make(map[key]int, len(os))
+	out := os[:0:0]
+	for _, o := range os {
+		k := key{o.path, o.t, o.call, o.trail.What, o.trail.At}
+		if i, ok := at[k]; ok {
+			if rank(o.loop, o.trail) > rank(out[i].loop, out[i].trail) {
+				out[i] = o
+			}
+			continue
+		}
+		if len(out) == maxOrigins {
+			continue
+		}
+		at[k] = len(out)
+		out = append(out, o)
+	}
+	return out
 }
 
 func (fl *flow) computeOrigins(e ast.Expr) []origin {
