@@ -729,11 +729,11 @@ func withStep(step *Step, t Trail) Trail {
 
 // maxPathFields bounds a field path: a value reached through more fields
 // (a list walked by n = n.next, a tree of nested structs) is not
-// followed. Without a bound, paths that grow at each round of a
-// function's summary (next.next.next...) keep the fixpoint from ending:
-// a summary of github.com/ohler55/ojg's jp package grew past 100,000
-// flows and 20 GB. Four fields cover the writers the corpus keeps
-// (a struct in a struct in a field, behind a bufio.Writer's #buf).
+// followed, so that paths that grow at each round of a function's
+// summary (next.next.next...) cannot keep it from ending. Four fields
+// cover the writers real modules keep (a struct in a struct in a field,
+// behind a bufio.Writer's #buf); bench/check-recall.sh measures what
+// the bounds cost in findings and time.
 const maxPathFields = 4
 
 // deepPath stands for every path longer than maxPathFields: it matches
@@ -971,10 +971,11 @@ func (fl *flow) originsOf(e ast.Expr) []origin {
 
 // maxOrigins bounds what one expression may hold. A variable's origins
 // are the union of its assignments', so in a long function of many
-// assignments between variables (github.com/ohler55/ojg's jp package,
-// functions of 700 to 1,000 lines) copies of one origin multiply; they
-// are merged (distinctOrigins), and past the bound the rest are not
-// followed: a finding missed, never a check that does not end.
+// assignments between variables (a parser's functions of a thousand
+// lines) copies of one origin multiply; they are merged
+// (distinctOrigins), and past the bound the rest are not followed: a
+// finding missed, never a check that does not end (bench/check-recall.sh
+// runs it on such modules).
 const maxOrigins = 64
 
 // distinctOrigins returns os with one origin per place, target, kind
