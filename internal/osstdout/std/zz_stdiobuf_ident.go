@@ -577,18 +577,9 @@ func (x *stdioIDIndex) owing() []*stdioFileBuf {
 	return bs
 }
 
-// giveBackID gives back the read buffer over the file id, if one holds
-// bytes: a plain write or a Seek through any *File on the file comes
-// next.
-func (r *stdioReadSet) giveBackID(id stdioFileID) {
-	if r.held.Load() == 0 {
-		return
-	}
-	r.giveBackOwners(stdioFiles.owners(id))
-}
-
-// giveBackOwners is giveBackID with the buffers over the file looked up
-// already (o).
+// giveBackOwners gives back the read buffer of o, the buffers over one
+// file, if it holds bytes: a plain write or a Seek through any *File on
+// the file comes next.
 func (r *stdioReadSet) giveBackOwners(o stdioOwners) {
 	if r.held.Load() == 0 {
 		return
