@@ -235,6 +235,17 @@ func openFull(t *testing.T) *os.File {
 	return full
 }
 
+// runOnFull runs bin's case kind with standard output on full
+// (/dev/full), and returns its standard error and status.
+func runOnFull(t *testing.T, full *os.File, bin, kind string) result {
+	t.Helper()
+	cmd := exec.Command(bin, kind)
+	var errBuf bytes.Buffer
+	cmd.Stdout, cmd.Stderr = full, &errBuf
+	status := exitStatus(t, cmd.Run())
+	return result{Stderr: errBuf.String(), Status: status}
+}
+
 // TestDevFull: a write error that only the exit flush meets is reported
 // on standard error as GNU tools report it, and the program exits with
 // status 1, as the plain build of a program that checks fmt's errors
@@ -243,13 +254,7 @@ func openFull(t *testing.T) *os.File {
 func TestDevFull(t *testing.T) {
 	plain, buffered := programs(t)
 	full := openFull(t)
-	runFull := func(bin, kind string) result {
-		cmd := exec.Command(bin, kind)
-		var errBuf bytes.Buffer
-		cmd.Stdout, cmd.Stderr = full, &errBuf
-		status := exitStatus(t, cmd.Run())
-		return result{Stderr: errBuf.String(), Status: status}
-	}
+	runFull := func(bin, kind string) result { return runOnFull(t, full, bin, kind) }
 	if got := runFull(plain, "full"); got.Status != 1 || !strings.Contains(got.Stderr, "no space left on device") {
 		t.Errorf("plain build: %+v, want status 1 and ENOSPC", got)
 	}
@@ -268,13 +273,7 @@ func TestDevFull(t *testing.T) {
 func TestDevFullOwed(t *testing.T) {
 	plain, buffered := programs(t)
 	full := openFull(t)
-	runFull := func(bin, kind string) result {
-		cmd := exec.Command(bin, kind)
-		var errBuf bytes.Buffer
-		cmd.Stdout, cmd.Stderr = full, &errBuf
-		status := exitStatus(t, cmd.Run())
-		return result{Stderr: errBuf.String(), Status: status}
-	}
+	runFull := func(bin, kind string) result { return runOnFull(t, full, bin, kind) }
 	reported := result{Stderr: "prog-stdout: write error: No space left on device\n", Status: 1}
 	for _, c := range []struct {
 		kind            string
