@@ -19,10 +19,11 @@
 // TCP address ADDR "done" and waits for it to close the connection: a
 // peer that hears "done" finds the lines written, as in a plain build.
 //
-// "ctrlc" prints N lines with fmt.Println, then sends its console a
-// Ctrl-C, which it does not handle: Windows' default handler ends it,
-// and the lines must be written, as in a plain build. If it is still
-// running 10 seconds later it says so and exits with status 3.
+// "ctrlc" prints N lines with fmt.Println, says ctrlCMark on standard
+// error, then sends its console a Ctrl-C, which it does not handle:
+// Windows' default handler ends it, and the lines must be written, as in
+// a plain build. If it is still running 10 seconds later it says so and
+// exits with status 3.
 package main
 
 import (
@@ -38,6 +39,9 @@ import (
 
 	"github.com/stdiobuf/stdiobuf/stream"
 )
+
+// ctrlCMark tells the test that the program ran up to its Ctrl-C.
+const ctrlCMark = "lines: sending Ctrl-C"
 
 func main() {
 	if len(os.Args) != 4 {
@@ -55,6 +59,7 @@ func main() {
 		for i := 1; i <= n; i++ {
 			fmt.Println("line", i)
 		}
+		fmt.Fprintln(os.Stderr, ctrlCMark)
 		if err := ctrlC(); err != nil {
 			fail(err.Error())
 		}
