@@ -170,13 +170,15 @@ func statDescriptor(u any, st *fileStat) (fd int, statted, isFD bool) {
 // A knownStat is a descriptor whose owner made its fstat already and
 // hands it on, so that the decision makes none of its own: package os
 // under `stdiobuf build -files`, whose buffer of a regular file or a
-// block device is decided from an fstat of the file. StdiobufStat
-// returns the descriptor and that fstat's fields (regular: S_ISREG;
-// otherwise a block device), or ok false where it has none, and the
-// decision fstats as for any descriptor. A regular file or a block
-// device is no terminal, so the fields are all the decision asks.
+// block device is decided from an fstat of the file, as standard
+// output's is from the fstat that identifies it. StdiobufStat returns
+// the descriptor and that fstat's fields, typ the file's type as ls -l
+// shows it ('-' regular, 'b' block device, 'c' character device, 'p'
+// FIFO, 's' socket), or ok false where it has none, and the decision
+// fstats as for any descriptor. Only a character device may be a
+// terminal: the decision still asks the descriptor that.
 type knownStat interface {
-	StdiobufStat() (fd uintptr, regular bool, size, blksize int64, dev, ino uint64, ok bool)
+	StdiobufStat() (fd uintptr, typ byte, size, blksize int64, dev, ino uint64, ok bool)
 }
 
 // statKnown fills st from u's own fstat, if u is a knownStat that has
@@ -186,13 +188,25 @@ func statKnown(u any, st *fileStat) (fd int, ok bool) {
 	if !is {
 		return -1, false
 	}
-	n, regular, size, blksize, dev, ino, ok := k.StdiobufStat()
+	n, typ, size, blksize, dev, ino, ok := k.StdiobufStat()
 	if !ok {
 		return -1, false
 	}
 	*st = fileStat{blksize: blksize, size: size, dev: dev, ino: ino}
-	if regular {
+	switch typ {
+	case '-':
 		st.kind, st.regular = kindRegular, true
+	case 'b':
+		st.kind = kindOther
+	case 'c':
+		st.kind = kindChar
+		st.terminal = isTerminal(n)
+	case 'p':
+		st.kind = kindPipe
+	case 's':
+		st.kind = kindSocket
+	default:
+		return -1, false
 	}
 	return descriptor(n), true
 }

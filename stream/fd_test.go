@@ -816,3 +816,67 @@ func TestKernelCopyErrorSticky(t *testing.T) {
 		})
 	}
 }
+
+// handedStat is a descriptor whose owner hands the decision its fstat
+// (stream's knownStat, as package os does under stdiobuf build -files),
+// with typ as the file's type.
+type handedStat struct {
+	*os.File
+	typ byte
+}
+
+func (h handedStat) StdiobufStat() (fd uintptr, typ byte, size, blksize int64, dev, ino uint64, ok bool) {
+	var st syscall.Stat_t
+	if err := syscall.Fstat(int(h.Fd()), &st); err != nil {
+		return 0, 0, 0, 0, 0, 0, false
+	}
+	return h.Fd(), h.typ, st.Size, int64(st.Blksize), st.Dev, st.Ino, true
+}
+
+// TestFDHandedStat: a descriptor that hands its fstat, typ its file's
+// type as ls -l shows it, is decided as from the decision's own fstat;
+// a type the decision does not know makes it fstat for itself.
+func TestFDHandedStat(t *testing.T) {
+	regular, err := os.Create(filepath.Join(t.TempDir(), "f"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer regular.Close()
+	_, pw := newPipe(t)
+	null, err := os.OpenFile(os.DevNull, os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer null.Close()
+	_, tty := openPty(t)
+	for _, c := range []struct {
+		name string
+		f    *os.File
+		typ  byte
+	}{
+		{"regular", regular, '-'},
+		{"pipe", pw, 'p'},
+		{"null", null, 'c'},
+		{"terminal", tty, 'c'},
+		{"unknown type", pw, '?'},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			info := func(w io.Writer) stream.Info {
+				sw := stream.NewWriter(w)
+				if _, err := sw.Write([]byte("x")); err != nil {
+					t.Fatal(err)
+				}
+				i := sw.Info()
+				sw.Reset(io.Discard) // the byte is dropped, not written
+				return i
+			}
+			want, got := info(c.f), info(handedStat{c.f, c.typ})
+			if diff := cmp.Diff(decisionOf(want), decisionOf(got)); diff != "" {
+				t.Errorf("decision (-own fstat +handed):\n%s", diff)
+			}
+			if want.Reason != got.Reason {
+				t.Errorf("reason %q, handed %q", want.Reason, got.Reason)
+			}
+		})
+	}
+}

@@ -4,6 +4,7 @@ package osstdout_test
 
 import (
 	"bytes"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -113,32 +114,41 @@ func TestFilesDecideCalls(t *testing.T) {
 }
 
 // TestFilesStdoutFstat: a walker whose standard output is a regular file
-// (`prog > out.txt`) fstats it once, as -stdout does for its buffer's
-// decision: the same fstat serves the relation of other files to it and
-// its identity for the path operations.
+// (`prog > out.txt`) or a pipe fstats it once, as -stdout does for its
+// buffer's decision: the same fstat serves the decision, the relation of
+// other files to it and its identity for the path operations.
 func TestFilesStdoutFstat(t *testing.T) {
 	_, files := pathsPrograms(t)
 	lookPath(t, "strace")
 	tree := pathTree(t, 50)
-	dir := t.TempDir()
-	out, err := os.Create(filepath.Join(dir, "stdout"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer out.Close()
-	log := filepath.Join(dir, "strace")
-	cmd := exec.Command("strace", "-f", "-y", "-e", "trace=fstat,newfstatat,statx", "-o", log, files, "walk", "-", tree)
-	cmd.Env = append(os.Environ(), "STDIOBUF_MAXDELAY=none")
-	var errb bytes.Buffer
-	cmd.Stdout, cmd.Stderr = out, &errb
-	if err := cmd.Run(); err != nil {
-		t.Fatalf("strace: %v\n%s", err, errb.String())
-	}
-	b, err := os.ReadFile(log)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if n := len(regexp.MustCompile(`(?m)\b(fstat|newfstatat|statx)\(1<`).FindAll(b, -1)); n != 1 {
-		t.Errorf("-files fstat'd standard output %d times, want 1 (its buffer's decision)", n)
+	for _, to := range []string{"file", "pipe"} {
+		t.Run(to, func(t *testing.T) {
+			dir := t.TempDir()
+			log := filepath.Join(dir, "strace")
+			cmd := exec.Command("strace", "-f", "-y", "-e", "trace=fstat,newfstatat,statx", "-o", log, files, "walk", "-", tree)
+			cmd.Env = append(os.Environ(), "STDIOBUF_MAXDELAY=none")
+			var errb bytes.Buffer
+			cmd.Stderr = &errb
+			if to == "file" {
+				out, err := os.Create(filepath.Join(dir, "stdout"))
+				if err != nil {
+					t.Fatal(err)
+				}
+				defer out.Close()
+				cmd.Stdout = out
+			} else {
+				cmd.Stdout = io.Discard // a pipe, copied by os/exec
+			}
+			if err := cmd.Run(); err != nil {
+				t.Fatalf("strace: %v\n%s", err, errb.String())
+			}
+			b, err := os.ReadFile(log)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if n := len(regexp.MustCompile(`(?m)\b(fstat|newfstatat|statx)\(1<`).FindAll(b, -1)); n != 1 {
+				t.Errorf("-files fstat'd standard output (a %s) %d times, want 1 (its buffer's decision)", to, n)
+			}
+		})
 	}
 }

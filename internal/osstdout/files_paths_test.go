@@ -45,6 +45,19 @@ func runPaths(t *testing.T, bin, c, path string, args ...string) (string, string
 	return runToEnd(t, cmd)
 }
 
+// runPathsBoth runs case c on a new file plainly and with -files, and
+// returns the two standard outputs; -files must exit 0.
+func runPathsBoth(t *testing.T, c string, args ...string) (plainOut, filesOut string) {
+	t.Helper()
+	plain, files := pathsPrograms(t)
+	plainOut, _, _ = runPaths(t, plain, c, filepath.Join(t.TempDir(), "out"), args...)
+	filesOut, errs, status := runPaths(t, files, c, filepath.Join(t.TempDir(), "out"), args...)
+	if status != 0 {
+		t.Fatalf("-files: status %d: %s", status, errs)
+	}
+	return plainOut, filesOut
+}
+
 // needRoot skips t unless it runs as root, which mounts need.
 func needRoot(t *testing.T) {
 	t.Helper()
@@ -71,7 +84,6 @@ func mount(t *testing.T, args ...string) string {
 // second *File, os.DirFS, os.Root, the listing's Info) shows the size
 // and the bytes the plain build shows.
 func TestPathsSeen(t *testing.T) {
-	plain, files := pathsPrograms(t)
 	routes := []string{
 		"stat", "lstat", "direntinfo", "readdir", "openread", "readfile",
 		"dirfs", "root", "rootdir", "hardlink", "symlink", "procfd", "second",
@@ -79,11 +91,7 @@ func TestPathsSeen(t *testing.T) {
 	}
 	for _, r := range routes {
 		t.Run(r, func(t *testing.T) {
-			want, _, _ := runPaths(t, plain, "seen", filepath.Join(t.TempDir(), "out"), r)
-			got, errs, status := runPaths(t, files, "seen", filepath.Join(t.TempDir(), "out"), r)
-			if status != 0 {
-				t.Fatalf("-files: status %d: %s", status, errs)
-			}
+			want, got := runPathsBoth(t, "seen", r)
 			if !strings.Contains(want, "record 1") && !strings.Contains(want, "size 9") {
 				t.Fatalf("plain build saw nothing written: %q", want)
 			}
@@ -91,6 +99,30 @@ func TestPathsSeen(t *testing.T) {
 				t.Errorf("what -files saw (-plain +files):\n%s", diff)
 			}
 		})
+	}
+}
+
+// TestPathsSeenSharedBit: a Stat of a buffered file finds its bytes
+// written out while another buffer whose identity shares its bit of
+// the mask of buffers that hold bytes is written out (Sync) just before:
+// the bit stays set while either holds bytes.
+func TestPathsSeenSharedBit(t *testing.T) {
+	want, got := runPathsBoth(t, "sharedbit")
+	if want != "27 54\n" {
+		t.Fatalf("plain build: sizes %q, want \"27 54\\n\"", want)
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("the sizes -files's Stat saw (-plain +files):\n%s", diff)
+	}
+}
+
+// TestPathsStatAllocs: a Stat while a buffer holds bytes allocates what
+// the plain build's does: what tells whether it found that file costs
+// no allocation.
+func TestPathsStatAllocs(t *testing.T) {
+	want, got := runPathsBoth(t, "statallocs")
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("allocations per Stat (-plain +files):\n%s", diff)
 	}
 }
 

@@ -36,9 +36,10 @@ func init() {
 	stdioRefreshEntry = stdioLinuxRefreshEntry
 	stdioFSTrusted = stdioLinuxTrust.trusted
 	stdioFDIdentity = stdioLinuxFDIdentity
-	stdioFstatfsType = func(f *File, t *int64) error {
+	stdioFstatfsType = func(f *File, t *int64) error { return stdioFDStatfsType(f.pfd.Sysfd, t) }
+	stdioFDStatfsType = func(fd int, t *int64) error {
 		var st syscall.Statfs_t
-		err := ignoringEINTR(func() error { return syscall.Fstatfs(f.pfd.Sysfd, &st) })
+		err := ignoringEINTR(func() error { return syscall.Fstatfs(fd, &st) })
 		*t = int64(st.Type)
 		return err
 	}
@@ -94,24 +95,29 @@ func stdioLinuxKind(f *File, plain func(flags int) bool) bool {
 	return stdioGeneratedFS(uintptr(fd))
 }
 
-// stdioLinuxStatFields is stdioStatFields on Linux, for a regular file
-// or a block device, the kinds stream's knownStat can be; ok false for
-// any other: stream tells a pipe, a FIFO or a character device by its
-// own fstat's mode, which the fields do not carry (the report names the
-// kind).
-func stdioLinuxStatFields(f *File, fi FileInfo) (fd uintptr, regular bool, size, blksize int64, dev, ino uint64, ok bool) {
+// stdioLinuxStatFields is stdioStatFields on Linux, for the types
+// stream's knownStat names; ok false for a directory or a symbolic link,
+// which no stream decides.
+func stdioLinuxStatFields(f *File, fi FileInfo) (fd uintptr, typ byte, size, blksize int64, dev, ino uint64, ok bool) {
 	st, ok := fi.Sys().(*syscall.Stat_t)
 	if !ok {
-		return 0, false, 0, 0, 0, 0, false
+		return 0, 0, 0, 0, 0, 0, false
 	}
 	switch st.Mode & syscall.S_IFMT {
 	case syscall.S_IFREG:
-		regular = true
+		typ = '-'
 	case syscall.S_IFBLK:
+		typ = 'b'
+	case syscall.S_IFCHR:
+		typ = 'c'
+	case syscall.S_IFIFO:
+		typ = 'p'
+	case syscall.S_IFSOCK:
+		typ = 's'
 	default:
-		return 0, false, 0, 0, 0, 0, false
+		return 0, 0, 0, 0, 0, 0, false
 	}
-	return uintptr(f.pfd.Sysfd), regular, st.Size, int64(st.Blksize), uint64(st.Dev), uint64(st.Ino), true
+	return uintptr(f.pfd.Sysfd), typ, st.Size, int64(st.Blksize), uint64(st.Dev), uint64(st.Ino), true
 }
 
 // stdioAnonDev reports whether dev, a file system's device number, is
@@ -438,13 +444,7 @@ func stdioLinuxFDIdentity(fd int) (stdioFileID, bool) {
 	if !ok {
 		return stdioFileID{}, false
 	}
-	trusted := stdioFSTrusted(fsdev, func(t *int64) error {
-		var st syscall.Statfs_t
-		err := ignoringEINTR(func() error { return syscall.Fstatfs(fd, &st) })
-		*t = int64(st.Type)
-		return err
-	})
-	return id, trusted
+	return id, stdioFSTrusted(fsdev, stdioStatfsFrom{fd: fd, byFD: true})
 }
 
 // stdioLinuxTrust is what stdioFSTrusted has learnt of the file systems
@@ -474,7 +474,7 @@ const (
 // through another identity (overlayfs's layers, a server's other
 // exports); statfs tells them apart, once per device, and a device
 // whose type cannot be asked is not trusted and not remembered.
-func (c *stdioTrustCache) trusted(dev uint64, statfs func(*int64) error) bool {
+func (c *stdioTrustCache) trusted(dev uint64, statfs stdioStatfsFrom) bool {
 	if !stdioAnonDev(dev) {
 		return true
 	}
@@ -485,7 +485,7 @@ func (c *stdioTrustCache) trusted(dev uint64, statfs func(*int64) error) bool {
 		return v
 	}
 	var t int64
-	if statfs(&t) != nil {
+	if statfs.statfs(&t) != nil {
 		return false
 	}
 	switch uint32(t) {

@@ -95,6 +95,7 @@ type stdioBuffer struct {
 	dirty *atomic.Int32 // counts the buffers that hold bytes, this one among them while pending; nil: not counted; set once
 	loose bool          // raw.f is held only while w holds bytes or a write is under way: an empty buffer keeps no file alive; set once
 	file  *stdioFileBuf // the file buffer this is, whose changes of pending the file set records (-files); nil for standard output; set once
+	held  *atomic.Bool  // mirrors pending where an operation reads it beside the file set's counts (standard output's, -files); nil: not mirrored; set once
 
 	mu  sync.Mutex // guards every field below but pending; never held across a system call
 	wmu sync.Mutex // held by the busy goroutine across its write(2); taken under mu only while !busy
@@ -276,6 +277,9 @@ func (b *stdioBuffer) setPending(v bool) {
 		return
 	}
 	b.pending.Store(v)
+	if b.held != nil {
+		b.held.Store(v)
+	}
 	if b.file != nil {
 		stdioFiles.owe(b.file, v)
 	}

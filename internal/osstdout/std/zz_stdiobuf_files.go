@@ -96,6 +96,7 @@ type stdioFileBuf struct {
 	name    string   // the file's name, for the message at exit
 	trusted bool     // the file's identity is trusted: an operation that reaches the file by another identity is not possible
 	before  int      // the bytes of the file's first Write, made plainly before the decision; -1 if none was seen; set once
+	idBit   uint8    // the file's identity's bit of stdioIDIndex.owedMask (stdioIDBit); stdioNoIDBit where it has none
 }
 
 // stdioFileSet is every file that has a buffer.
@@ -103,6 +104,7 @@ type stdioFileSet struct {
 	mu           sync.Mutex                 // serialises the decisions and the changes of all, and of the read set's
 	all          map[*stdioFileBuf]struct{} // the buffers of the files neither closed nor freed
 	dirty        atomic.Int32               // how many buffers hold bytes (their pending)
+	outHeld      atomic.Bool                // standard output's buffer holds bytes (its pending, mirrored)
 	stdioIDIndex                            // the buffers by identity, write and read, and the write buffers that hold bytes
 	closed       []*stdioFileBuf            // the closed files whose Close returned a write error (errOwed): the exit still reports it
 	zero         atomic.Bool                // the exit hooks run for status 0; set by the exiting goroutine before exit
@@ -154,13 +156,13 @@ var stdioPlainKind func(f *File) bool
 // fstat, that the decision reads; ok false where fi is not the target's
 // fstat. The target's own file sets it (Linux: its sys_linux.go); where
 // it is nil, stream fstats the file itself.
-var stdioStatFields func(f *File, fi FileInfo) (fd uintptr, regular bool, size, blksize int64, dev, ino uint64, ok bool)
+var stdioStatFields func(f *File, fi FileInfo) (fd uintptr, typ byte, size, blksize int64, dev, ino uint64, ok bool)
 
 // stdioKnownStat is stdioStatFields where the target has it and fi is
 // not nil.
-func stdioKnownStat(f *File, fi FileInfo) (fd uintptr, regular bool, size, blksize int64, dev, ino uint64, ok bool) {
+func stdioKnownStat(f *File, fi FileInfo) (fd uintptr, typ byte, size, blksize int64, dev, ino uint64, ok bool) {
 	if stdioStatFields == nil || f == nil || fi == nil {
-		return 0, false, 0, 0, 0, 0, false
+		return 0, 0, 0, 0, 0, 0, false
 	}
 	return stdioStatFields(f, fi)
 }
@@ -235,6 +237,17 @@ func stdioFileOf(f *File) *stdioFileBuf {
 		}
 	}
 	return stdioFiles.decide(f)
+}
+
+// stdioBufOf is f's buffer where f has one already, nil otherwise.
+// Inlined, it reads only f's own state, so a Write per record into a
+// buffered file looks at nothing else first (standard output is never
+// buffered so).
+func stdioBufOf(f *File) *stdioFileBuf {
+	if stdioFilesOn && f != nil && f.stdioFile.v.Load() == stdioFileBuffered {
+		return f.stdioFile.buf
+	}
+	return nil
 }
 
 // stdioList is the buffers of a set (the write buffers, the read
@@ -404,7 +417,10 @@ func (r *stdioFileSet) choose(f *File) *stdioFileBuf {
 		stdioPlainWhy(f, true, "the same file as another *File's buffer")
 		return nil
 	}
-	b := &stdioFileBuf{info: fi, name: f.Name(), trusted: d.kind == stdioKindFile, before: -1}
+	b := &stdioFileBuf{info: fi, name: f.Name(), trusted: d.kind == stdioKindFile, before: -1, idBit: stdioNoIDBit}
+	if id, _, ok := stdioIDOfFile(fi); ok {
+		b.idBit = stdioIDBit(id)
+	}
 	if n := f.stdioFile.first.Load(); n > 0 {
 		b.before = int(n - 1)
 	}

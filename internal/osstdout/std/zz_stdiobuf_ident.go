@@ -44,9 +44,33 @@ var stdioIDOf func(fi FileInfo) (id stdioFileID, fsdev uint64, ok bool)
 
 // stdioFSTrusted, set with stdioIDOf, reports whether the file system
 // of device fsdev gives each file one identity; statfs tells its type
-// where the device number does not (the target's file fills in its
-// argument). It may make a system call the first time it sees a device.
-var stdioFSTrusted func(fsdev uint64, statfs func(fstype *int64) error) bool
+// where the device number does not. It may make a system call the first
+// time it sees a device.
+var stdioFSTrusted func(fsdev uint64, statfs stdioStatfsFrom) bool
+
+// stdioStatfsFrom is where a file system's type can be asked: an open
+// file (f), a descriptor (fd, where byFD), a path name (name), or
+// nowhere (none of them). A value, not a func, so that a path operation
+// that never asks allocates nothing.
+type stdioStatfsFrom struct {
+	f    *File
+	name string
+	fd   int
+	byFD bool
+}
+
+// statfs sets *fstype to the file system's f_type.
+func (a stdioStatfsFrom) statfs(fstype *int64) error {
+	switch {
+	case a.f != nil && stdioFstatfsType != nil:
+		return stdioFstatfsType(a.f, fstype)
+	case a.byFD && stdioFDStatfsType != nil:
+		return stdioFDStatfsType(a.fd, fstype)
+	case a.f == nil && !a.byFD && a.name != "" && stdioStatfsType != nil:
+		return stdioStatfsType(a.name, fstype)
+	}
+	return ErrInvalid
+}
 
 // Values of stdioKindInfo's kind: what an operation on a *File can see.
 const (
@@ -172,6 +196,10 @@ var stdioFstatfsType func(f *File, fstype *int64) error
 // stdioStatfsType, set by the target's file, is statfs(2)'s f_type of
 // the file system of the path name.
 var stdioStatfsType func(name string, fstype *int64) error
+
+// stdioFDStatfsType, set by the target's file, is fstatfs(2)'s f_type
+// of the file system of the descriptor fd.
+var stdioFDStatfsType func(fd int, fstype *int64) error
 
 // stdioFilesBefore comes before an operation on f that sees its offset
 // or its bytes, or changes them (a plain Read or Write, Seek, Truncate,
@@ -333,7 +361,7 @@ func stdioWriteOutAll() {
 // statfs asks fi's file system its type where the device does not tell
 // (nil: it cannot be asked). It reports whether it wrote anything, so
 // that the operation runs again and finds what the plain build finds.
-func stdioSeen(fi FileInfo, statfs func(fstype *int64) error) bool {
+func stdioSeen(fi FileInfo, statfs stdioStatfsFrom) bool {
 	if fi == nil || !stdioBufferable(fi.Mode()) {
 		return false
 	}
@@ -349,27 +377,13 @@ func stdioSeen(fi FileInfo, statfs func(fstype *int64) error) bool {
 }
 
 // stdioNoStatfs is stdioSeen's statfs where no path can be asked.
-func stdioNoStatfs(*int64) error { return ErrInvalid }
+func stdioNoStatfs() stdioStatfsFrom { return stdioStatfsFrom{} }
 
 // stdioFstatfsOf is stdioSeen's statfs for an open file, f.
-func stdioFstatfsOf(f *File) func(*int64) error {
-	return func(t *int64) error {
-		if f == nil || stdioFstatfsType == nil {
-			return ErrInvalid
-		}
-		return stdioFstatfsType(f, t)
-	}
-}
+func stdioFstatfsOf(f *File) stdioStatfsFrom { return stdioStatfsFrom{f: f} }
 
 // stdioStatfsOf is stdioSeen's statfs for a path name.
-func stdioStatfsOf(name string) func(*int64) error {
-	return func(t *int64) error {
-		if stdioStatfsType == nil {
-			return ErrInvalid
-		}
-		return stdioStatfsType(name, t)
-	}
-}
+func stdioStatfsOf(name string) stdioStatfsFrom { return stdioStatfsFrom{name: name} }
 
 // stdioStatRun runs stat, an operation that returns a file's metadata
 // (Stat, Lstat, a Root's; statfs asks its file system's type), and runs it again where what it found was a
@@ -377,7 +391,7 @@ func stdioStatfsOf(name string) func(*int64) error {
 // plain build's; it costs a second call only then. Where a buffer over
 // a file of untrusted identity holds bytes, everything is written out
 // first instead.
-func stdioStatRun(statfs func(*int64) error, stat func() (FileInfo, error)) (FileInfo, error) {
+func stdioStatRun(statfs stdioStatfsFrom, stat func() (FileInfo, error)) (FileInfo, error) {
 	if !stdioPathDirty() {
 		return stat()
 	}
@@ -398,7 +412,7 @@ func stdioStatRun(statfs func(*int64) error, stat func() (FileInfo, error)) (Fil
 // not, as the operation does), tells the file, and its buffer is
 // written out; nothing where the path reaches no file. It costs the stat
 // only while some buffer holds bytes.
-func stdioBeforeName(statfs func(*int64) error, stat func() (FileInfo, error)) {
+func stdioBeforeName(statfs stdioStatfsFrom, stat func() (FileInfo, error)) {
 	if !stdioPathDirty() {
 		return
 	}
@@ -431,7 +445,7 @@ func (s *stdioStream) outUntrusted() bool {
 // where it is that file, and reports whether either held bytes.
 func (r *stdioFileSet) writeOutID(id stdioFileID) bool {
 	var o stdioOwners
-	if r.dirty.Load() != 0 {
+	if r.dirty.Load() != 0 && r.mayOwe(id) {
 		o = r.owners(id)
 	}
 	return r.writeOutOwners(id, o)
@@ -474,6 +488,8 @@ type stdioIDIndex struct {
 	ids       map[stdioFileID]stdioOwners // the buffers by their file's identity
 	gen       atomic.Uint64               // how many times ids gained a buffer; written under idmu
 	owed      map[*stdioFileBuf]struct{}  // the write buffers that hold bytes
+	owedBits  [stdioNoIDBit + 1]int32     // how many of owed have each idBit; guarded by idmu
+	owedMask  atomic.Uint64               // bit k set where owedBits[k] > 0; every bit where owedBits[stdioNoIDBit] > 0; written under idmu
 	untrusted atomic.Int32                // how many of owed are over a file of untrusted identity
 	mapped    map[stdioFileID]struct{}    // the files the program mapped: plain for every *File (mapID)
 }
@@ -545,7 +561,25 @@ func (x *stdioIDIndex) ownersOf(d *stdioKindInfo) stdioOwners {
 	return o
 }
 
+// stdioNoIDBit is the idBit of a buffer over a file of no known
+// identity.
+const stdioNoIDBit = 64
+
+// stdioIDBit is the bit of owedMask that stands for id.
+func stdioIDBit(id stdioFileID) uint8 { return uint8((id.ino ^ id.dev) & 63) }
+
+// mayOwe reports whether a write buffer over the file id may hold bytes:
+// false means none does, at the cost of one atomic load. A stat per
+// record while a report's buffer holds bytes (a walker, a stat list)
+// finds other files, and takes no lock to learn it.
+func (x *stdioIDIndex) mayOwe(id stdioFileID) bool {
+	return x.owedMask.Load()&(1<<stdioIDBit(id)) != 0
+}
+
 // owe records whether b holds bytes (stdioBuffer.setPending's change).
+// owedMask changes before setPending changes the count of buffers that
+// hold bytes (stdioFileSet.dirty), so an operation that finds the count
+// nonzero because of b finds b's bit.
 func (x *stdioIDIndex) owe(b *stdioFileBuf, v bool) {
 	x.idmu.Lock()
 	if v {
@@ -553,8 +587,16 @@ func (x *stdioIDIndex) owe(b *stdioFileBuf, v bool) {
 			x.owed = make(map[*stdioFileBuf]struct{})
 		}
 		x.owed[b] = struct{}{}
-	} else {
+		x.owedBits[b.idBit]++
+		if x.owedBits[b.idBit] == 1 {
+			x.owedMask.Store(x.owedBitsMask())
+		}
+	} else if _, ok := x.owed[b]; ok {
 		delete(x.owed, b)
+		x.owedBits[b.idBit]--
+		if x.owedBits[b.idBit] == 0 {
+			x.owedMask.Store(x.owedBitsMask())
+		}
 	}
 	x.idmu.Unlock()
 	if !b.trusted {
@@ -564,6 +606,20 @@ func (x *stdioIDIndex) owe(b *stdioFileBuf, v bool) {
 			x.untrusted.Add(-1)
 		}
 	}
+}
+
+// owedBitsMask is owedMask as owedBits make it. The caller holds idmu.
+func (x *stdioIDIndex) owedBitsMask() uint64 {
+	if x.owedBits[stdioNoIDBit] > 0 {
+		return ^uint64(0)
+	}
+	var m uint64
+	for k, n := range x.owedBits[:stdioNoIDBit] {
+		if n > 0 {
+			m |= 1 << k
+		}
+	}
+	return m
 }
 
 // owing returns the write buffers that hold bytes.

@@ -21,6 +21,9 @@ import (
 // original standard output, and under -files on a file that has a
 // buffer, it writes into the buffer.
 func (f *File) Write(b []byte) (n int, err error) {
+	if fb := stdioBufOf(f); fb != nil {
+		return fb.write(f, b)
+	}
 	if stdioOut.buffering(f) {
 		return stdioOut.write(b)
 	}

@@ -137,7 +137,7 @@ type stdioRawInput struct {
 func (r stdioRawInput) Read(b []byte) (int, error) { return r.f.stdioRawRead(b) }
 
 // StdiobufStat hands stream's decision info (stdioRawFile.StdiobufStat).
-func (r stdioRawInput) StdiobufStat() (fd uintptr, regular bool, size, blksize int64, dev, ino uint64, ok bool) {
+func (r stdioRawInput) StdiobufStat() (fd uintptr, typ byte, size, blksize int64, dev, ino uint64, ok bool) {
 	return stdioKnownStat(r.f, r.info)
 }
 

@@ -106,6 +106,9 @@ func stdioStart(out, in, errf *File) *stdioStream {
 	}
 	s.raw.f = out
 	s.w = bufio.NewWriter(&s.raw)
+	if stdioFilesOn {
+		s.held = &stdioFiles.outHeld
+	}
 	// Exit hooks run on return from main and on os.Exit with any status
 	// (log.Fatal included), last registered first: exitFlush, registered
 	// before any hook of another package, runs last, and the hook that
@@ -162,12 +165,12 @@ func (r stdioRawFile) Fd() uintptr { return r.f.stdioRawFd() }
 // buffer outStat's, so that the size costs no fstat of its own; ok is
 // false for any other file, and for standard output where the target
 // hands no fields (then outStat would be one fstat more, not one less).
-func (r stdioRawFile) StdiobufStat() (fd uintptr, regular bool, size, blksize int64, dev, ino uint64, ok bool) {
+func (r stdioRawFile) StdiobufStat() (fd uintptr, typ byte, size, blksize int64, dev, ino uint64, ok bool) {
 	if s := stdioOut; r.f != nil && r.f == s.out && stdioFilesOn && stdioStatFields != nil {
 		return stdioKnownStat(r.f, s.outStat())
 	}
 	if r.f == nil || !r.f.stdioFile.buffered() {
-		return 0, false, 0, 0, 0, 0, false
+		return 0, 0, 0, 0, 0, 0, false
 	}
 	return stdioKnownStat(r.f, r.f.stdioFile.buf.info)
 }
@@ -566,6 +569,12 @@ func (s *stdioStream) outStat() FileInfo {
 // regular file and holds bytes: one more buffered file to a path
 // operation.
 func (s *stdioStream) regularPending() bool {
+	if stdioFilesOn && !stdioFiles.outHeld.Load() {
+		// The file set's word, beside its count of buffers that hold
+		// bytes: a path operation per record reads no more memory
+		// than that while standard output holds nothing.
+		return false
+	}
 	return s.out != nil && s.pending.Load() && s.outRegular()
 }
 

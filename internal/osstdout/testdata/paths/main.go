@@ -14,9 +14,11 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 )
 
@@ -171,6 +173,41 @@ var cases = map[string]func(path string, args []string){
 			saw = append(saw, look(path, f))
 		}
 		fmt.Println(strings.Join(saw, "\n"))
+	},
+	// sharedbit: two files in path's directory whose identities share a
+	// bit of -files's mask of the buffers that hold bytes ((ino^dev)
+	// mod 64), three records written to each; then one is synced and
+	// the other stat'ed, each way round: the size the Stat saw.
+	"sharedbit": func(path string, _ []string) {
+		a, b := sameBitFiles(filepath.Dir(path))
+		var saw []string
+		for _, p := range [][2]*os.File{{a, b}, {b, a}} {
+			for i := 1; i <= 3; i++ {
+				fmt.Fprintf(p[0], "record %d\n", i)
+				fmt.Fprintf(p[1], "record %d\n", i)
+			}
+			must(0, p[0].Sync())
+			saw = append(saw, strconv.FormatInt(must(os.Stat(p[1].Name())).Size(), 10))
+		}
+		fmt.Println(strings.Join(saw, " "))
+	},
+	// statallocs: a buffered file holds bytes while another file is
+	// stat'ed 1000 times: the heap allocations per Stat.
+	"statallocs": func(path string, _ []string) {
+		f := must(os.Create(path))
+		fmt.Fprintf(f, "record 1\n")
+		fmt.Fprintf(f, "record 2\n")
+		other := filepath.Join(filepath.Dir(path), "other")
+		must(0, os.WriteFile(other, []byte("x\n"), 0o644))
+		const n = 1000
+		var m0, m1 runtime.MemStats
+		runtime.ReadMemStats(&m0)
+		for range n {
+			must(os.Stat(other))
+		}
+		runtime.ReadMemStats(&m1)
+		fmt.Println((m1.Mallocs - m0.Mallocs + n/2) / n)
+		must(0, f.Close())
 	},
 	// stdout: standard output is the file at path; three lines printed,
 	// each followed by a Stat of path.
@@ -367,4 +404,24 @@ var cases = map[string]func(path string, args []string){
 		}))
 		f.Close()
 	},
+}
+
+// sameBitFiles creates files in dir until two have identities of the
+// same (ino^dev) mod 64, and returns those two, open for writing.
+func sameBitFiles(dir string) (*os.File, *os.File) {
+	seen := map[uint64]*os.File{}
+	for i := 0; i <= 64; i++ {
+		f := must(os.Create(filepath.Join(dir, "bit"+strconv.Itoa(i))))
+		st, ok := must(f.Stat()).Sys().(*syscall.Stat_t)
+		if !ok {
+			fail(fmt.Errorf("no Stat_t for %s", f.Name()))
+		}
+		bit := (st.Ino ^ uint64(st.Dev)) % 64
+		if g, ok := seen[bit]; ok {
+			return g, f
+		}
+		seen[bit] = f
+	}
+	fail(fmt.Errorf("65 files in %s and no two identities share a bit", dir))
+	return nil, nil
 }
