@@ -76,7 +76,13 @@ func (f *File) Read(b []byte) (n int, err error) {
 	stdioPipeReader(f)
 	stdioFilesBefore(f)
 	stdioOut.beforeRead(f)
-	if n, err, retry := stdioReadRaw(f, b, rb != nil); !retry {
+	var retry bool
+	if stdioReadsIn(f) {
+		n, err, retry = stdioReadIn(f, b, rb != nil)
+	} else {
+		n, err = f.stdioRawRead(b)
+	}
+	if !retry {
 		if n < len(b) {
 			stdioReadShort(f)
 		}

@@ -337,10 +337,17 @@ func (b *stdioReadBuf) plainFor() {
 	stdioReads.pipe.CompareAndSwap(b, nil)
 }
 
-// stdioReadRaw is Read's plain read of f, f.stdioRawRead, except for
-// the original standard input until its read buffer is decided: its
-// plain read holds stdioReads.tee, which a fill's tee(2) holds too, and
-// is made only if standard input has not become buffered meanwhile,
+// stdioReadsIn reports whether a plain Read of f is stdioReadIn's: f is
+// the original standard input, under -files, where its pipe can be
+// buffered.
+func stdioReadsIn(f *File) bool {
+	return stdioFilesOn && f != nil && f == stdioOut.in && stdioPipeSys != nil
+}
+
+// stdioReadIn is Read's plain read of the original standard input
+// (stdioReadsIn) until its read buffer is decided: its plain read holds
+// stdioReads.tee, which a fill's tee(2) holds too, and is made only if
+// standard input has not become buffered meanwhile,
 // since a plain read that consumed bytes a pipe's fill had copied would
 // have them read twice. A check before taking the lock would not do:
 // another goroutine may decide and fill while this one waits for it.
@@ -362,20 +369,18 @@ func (b *stdioReadBuf) plainFor() {
 // taken through a call of the system's part (stdioPipeOps), because a
 // slice handed to a func value escapes: every Read of a *File would move
 // its caller's buffer to the heap.
-func stdioReadRaw(f *File, p []byte, had bool) (n int, err error, retry bool) {
-	if stdioFilesOn && f != nil && f == stdioOut.in && stdioPipeSys != nil {
-		switch f.stdioRead.v.Load() {
-		case stdioReadFresh, stdioReadOnce, stdioReadPipe:
-			if stdioReads.tee.lock() {
-				defer stdioReads.tee.unlock()
-				if f.stdioRead.v.Load() == stdioReadBuffered {
-					return 0, nil, true
-				}
-			}
-		case stdioReadBuffered:
-			if !had {
+func stdioReadIn(f *File, p []byte, had bool) (n int, err error, retry bool) {
+	switch f.stdioRead.v.Load() {
+	case stdioReadFresh, stdioReadOnce, stdioReadPipe:
+		if stdioReads.tee.lock() {
+			defer stdioReads.tee.unlock()
+			if f.stdioRead.v.Load() == stdioReadBuffered {
 				return 0, nil, true
 			}
+		}
+	case stdioReadBuffered:
+		if !had {
+			return 0, nil, true
 		}
 	}
 	n, err = f.stdioRawRead(p)

@@ -148,6 +148,18 @@ func stdioReadOf(f *File, n int) *stdioReadBuf {
 	if !stdioFilesOn || f == nil {
 		return nil
 	}
+	// Inlined: a file read plainly, or in large blocks (os.ReadFile),
+	// costs one load.
+	v := f.stdioRead.v.Load()
+	if v == stdioReadPlain || v == stdioReadFresh && n >= stdioReadSmall {
+		return nil
+	}
+	return stdioReadDecide(f, n)
+}
+
+// stdioReadDecide is stdioReadOf where a small Read may decide f's
+// read buffer.
+func stdioReadDecide(f *File, n int) *stdioReadBuf {
 	st := &f.stdioRead
 	switch st.v.Load() {
 	case stdioReadBuffered:

@@ -575,6 +575,11 @@ func (s *stdioStream) regularPending() bool {
 		// than that while standard output holds nothing.
 		return false
 	}
+	return s.regularHeld()
+}
+
+// regularHeld is regularPending past the file set's word.
+func (s *stdioStream) regularHeld() bool {
 	return s.out != nil && s.pending.Load() && s.outRegular()
 }
 
