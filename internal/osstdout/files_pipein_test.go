@@ -12,6 +12,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -294,7 +295,9 @@ func TestFilesPipeTwoReaders(t *testing.T) {
 	}
 	r.Close()
 	// In pieces with pauses, so that both readers find bytes to read
-	// while the other is reading.
+	// while the other is reading; from when both wait on the pipe, so
+	// that a reader slow to start on a loaded machine misses none.
+	waitReaders(t, cmd.Process.Pid, 2)
 	for i := 0; i < len(input); i += 700 {
 		io.WriteString(w, input[i:min(i+700, len(input))])
 		time.Sleep(10 * time.Millisecond)
@@ -514,4 +517,46 @@ func TestFilesPipeChildDuringRead(t *testing.T) {
 	if !strings.HasPrefix(want, "pipes beyond the standard three: ") || got != want {
 		t.Errorf("-files printed %q, plain %q", got, want)
 	}
+}
+
+// waitReaders waits, for up to 10 s, until n children of the process
+// pid each have a thread blocked in a system call on descriptor 0
+// (/proc/PID/task/TID/syscall: read, splice or tee of fd 0), and says so
+// in the log if they do not; on other architectures than amd64 it does
+// not wait.
+func waitReaders(t *testing.T, pid, n int) {
+	t.Helper()
+	if runtime.GOARCH != "amd64" {
+		return
+	}
+	onStdin := func(child string) bool {
+		tasks, _ := filepath.Glob("/proc/" + child + "/task/*/syscall")
+		for _, task := range tasks {
+			b, err := os.ReadFile(task)
+			if err != nil {
+				continue
+			}
+			f := strings.Fields(string(b))
+			// read 0, splice 275, tee 276 on amd64.
+			if len(f) > 1 && (f[0] == "0" || f[0] == "275" || f[0] == "276") && f[1] == "0x0" {
+				return true
+			}
+		}
+		return false
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for time.Now().Before(deadline) {
+		b, _ := os.ReadFile(fmt.Sprintf("/proc/%d/task/%d/children", pid, pid))
+		waiting := 0
+		for _, child := range strings.Fields(string(b)) {
+			if onStdin(child) {
+				waiting++
+			}
+		}
+		if waiting >= n {
+			return
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	t.Logf("after 10 s, fewer than %d readers of process %d wait on the pipe; writing anyway", n, pid)
 }
