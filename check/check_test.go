@@ -28,6 +28,7 @@ func TestAnalyzer(t *testing.T) {
 		{"jbuf", false},
 		{"enclib", false},
 		{"encmain", false},
+		{"dispatch", false},
 	}
 	dir := analysistest.TestData()
 	for _, tt := range tests {

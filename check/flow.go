@@ -1018,8 +1018,14 @@ func (fl *flow) computeOrigins(e ast.Expr) []origin {
 	}
 	switch e := e.(type) {
 	case *ast.Ident:
+		if fn, ok := info.Uses[e].(*types.Func); ok {
+			return fl.funcOrigins(fn)
+		}
 		return fl.varOrigins(e)
 	case *ast.SelectorExpr:
+		if fn, ok := info.Uses[e.Sel].(*types.Func); ok && info.Selections[e] == nil {
+			return fl.funcOrigins(fn) // a qualified function: pkg.F
+		}
 		if sel := info.Selections[e]; sel != nil {
 			if sel.Kind() != types.FieldVal {
 				return nil // a method value
@@ -1080,6 +1086,29 @@ func (fl *flow) computeOrigins(e ast.Expr) []origin {
 		return []origin{{t: target{param: -1, file: exprString(e)}}}
 	}
 	return nil
+}
+
+// funcOrigins returns what a declared function, taken as a func value
+// (print = printString, a callback passed by name), writes when called:
+// the files its summary says it writes once per call. What it writes
+// through its parameters depends on the arguments of a call this does not
+// see, so it is left out.
+func (fl *flow) funcOrigins(fn *types.Func) []origin {
+	if fn.Pkg() == nil || fn.Type().(*types.Signature).Recv() != nil {
+		return nil
+	}
+	sum := fl.summary(fn)
+	if sum == nil {
+		return nil
+	}
+	var os []origin
+	step := &Step{Pkg: fn.Pkg().Name(), Func: funcName(fn)}
+	for _, sk := range sum.Sinks {
+		if sk.Param < 0 && !sk.Call {
+			os = append(os, origin{t: target{param: -1, file: sk.File, stdout: sk.Stdout}, call: true, loop: sk.Loop, trail: withStep(step, sk.Trail)})
+		}
+	}
+	return os
 }
 
 // callOrigins returns what result index of call may hold.
