@@ -181,6 +181,7 @@ type flow struct {
 	funcs   map[*types.Func]*funcFact // this package's summaries
 	decls   map[*ast.FuncDecl]*types.Func
 	direct  map[*ast.CallExpr]bool // calls the per-record check reports
+	impls   map[any][]*types.Func  // the methods an interface method call may run (implsOf)
 
 	// Per round of the fixed point.
 	origins map[ast.Expr][]origin
@@ -855,6 +856,9 @@ func (fl *flow) throughs(s *site) []through {
 			}
 			return []through{{x: recv, path: bufPath, trail: here(named.Obj().Pkg().Name()+"."+named.Obj().Name()+".Flush", true)}}
 		}
+	}
+	if sig.Recv() != nil && types.IsInterface(sig.Recv().Type()) {
+		return fl.dispatchThroughs(call, fn)
 	}
 	sum := fl.summary(fn)
 	if sum == nil {
