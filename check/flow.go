@@ -1133,6 +1133,11 @@ func (fl *flow) callOrigins(call *ast.CallExpr, index int) []origin {
 		switch fn.Pkg().Path() + "." + fn.Name() {
 		case "encoding/json.NewEncoder", "encoding/gob.NewEncoder", "encoding/xml.NewEncoder", "log.New":
 			return fl.originsOf(call.Args[0]) // writes its writer per call
+		case "text/tabwriter.NewWriter":
+			// Its Flush writes each cell of what it holds by itself: a
+			// write per cell, so a row written to it costs what a row
+			// written to its writer does.
+			return fl.originsOf(call.Args[0])
 		case "bufio.NewWriter", "bufio.NewWriterSize", "encoding/csv.NewWriter", streamPath + ".NewWriter":
 			return shiftPath(fl.originsOf(call.Args[0]), bufPath)
 		}
