@@ -110,6 +110,7 @@ func run(pass *analysis.Pass) (any, error) {
 		}
 	}
 	c.logToFile = c.logSetToFile(ins)
+	c.dead = c.deadFlags(ins)
 	ins.WithStack([]ast.Node{(*ast.CallExpr)(nil)}, func(n ast.Node, push bool, stack []ast.Node) bool {
 		if push && !c.skipped(n) {
 			c.call(n.(*ast.CallExpr), stack)
@@ -143,6 +144,7 @@ type checker struct {
 	loops     []*loopRecords                // loops with per-record writes, in source order
 	skip      map[any]bool                  // test files (*token.File), generated ones and unused functions (*ast.FuncDecl), which are not reported
 	fixNames  map[ast.Node]map[string]bool  // per block, the names the loop fixes declare in it
+	dead      map[types.Object]bool         // booleans never set to true (deadFlags)
 }
 
 // skipped reports whether n is in a file or function that is not

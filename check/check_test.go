@@ -29,6 +29,7 @@ func TestAnalyzer(t *testing.T) {
 		{"enclib", false},
 		{"encmain", false},
 		{"dispatch", false},
+		{"deadflag", false},
 	}
 	dir := analysistest.TestData()
 	for _, tt := range tests {

@@ -284,11 +284,23 @@ func countsError(body *ast.BlockStmt) bool {
 	return false
 }
 
-// isFalse reports whether cond is the constant false: the body is dead
-// code kept for debugging.
+// isFalse reports whether cond is the constant false, or a boolean the
+// program never sets to true (deadFlags), or a && with either side false:
+// the body is dead code kept for debugging.
 func (c *checker) isFalse(cond ast.Expr) bool {
 	tv, ok := c.pass.TypesInfo.Types[cond]
-	return ok && tv.Value != nil && tv.Value.Kind() == constant.Bool && !constant.BoolVal(tv.Value)
+	if ok && tv.Value != nil {
+		return tv.Value.Kind() == constant.Bool && !constant.BoolVal(tv.Value)
+	}
+	switch e := ast.Unparen(cond).(type) {
+	case *ast.Ident:
+		return c.dead[c.pass.TypesInfo.Uses[e]]
+	case *ast.SelectorExpr:
+		return c.dead[c.pass.TypesInfo.Uses[e.Sel]]
+	case *ast.BinaryExpr:
+		return e.Op == token.LAND && (c.isFalse(e.X) || c.isFalse(e.Y))
+	}
+	return false
 }
 
 // testsError reports whether cond looks at a value of an error type.
