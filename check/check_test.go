@@ -30,6 +30,7 @@ func TestAnalyzer(t *testing.T) {
 		{"encmain", false},
 		{"dispatch", false},
 		{"deadflag", false},
+		{"events", false},
 	}
 	dir := analysistest.TestData()
 	for _, tt := range tests {

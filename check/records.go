@@ -176,7 +176,8 @@ func (c *checker) rawFile(fd ast.Expr) string {
 // perIteration returns the index in stack of the innermost loop that runs
 // the call at the top of stack once per iteration and more than a
 // constant few times, or -1 if there is none in the call's function or
-// the call is in the body of an if statement that tests an error.
+// the call is in the body of an if statement that tests an error, or
+// the loop runs per event (eventLoop, runsProcess).
 func (c *checker) perIteration(stack []ast.Node) int {
 	for i := len(stack) - 2; i >= 0; i-- {
 		child := stack[i+1]
@@ -197,10 +198,16 @@ func (c *checker) perIteration(stack []ast.Node) int {
 			}
 		case *ast.ForStmt:
 			if child != n.Init && !c.constantFor(n) {
+				if c.eventLoop(n) || c.runsProcess(n.Body) {
+					return -1 // per event: events.go
+				}
 				return c.live(stack, i)
 			}
 		case *ast.RangeStmt:
 			if child == n.Body && !c.constantRange(n) {
+				if c.runsProcess(n.Body) {
+					return -1
+				}
 				return c.live(stack, i)
 			}
 		}
