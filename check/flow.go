@@ -826,6 +826,11 @@ func (fl *flow) throughs(s *site) []through {
 	if sig.Recv() == nil && writeFuncs[key] && len(call.Args) > 0 {
 		return []through{{x: call.Args[0], trail: here(fn.Pkg().Name()+"."+fn.Name(), false)}}
 	}
+	if key == "io.Copy" && len(call.Args) == 2 && inMemoryReader(info.TypeOf(call.Args[1])) {
+		// From memory io.Copy is the reader's WriteTo: one write of
+		// what it holds, a record's worth when it is filled per record.
+		return []through{{x: call.Args[0], trail: here("io.Copy", false)}}
+	}
 	if sig.Recv() != nil {
 		recv := arg(0)
 		rt := sig.Recv().Type()
@@ -907,6 +912,18 @@ func (fl *flow) madeHere(x ast.Expr, call *ast.CallExpr) bool {
 		return fl.lits[i].pos <= v.Pos() && v.Pos() < fl.lits[i].end
 	}
 	return v.Parent() != nil && v.Parent() != v.Pkg().Scope() && !isParam(fl, v)
+}
+
+// inMemoryReader reports whether t is a reader over memory whose WriteTo
+// writes all it holds in one call: *bytes.Buffer, *bytes.Reader or
+// *strings.Reader.
+func inMemoryReader(t types.Type) bool {
+	p, ok := t.(*types.Pointer)
+	if !ok {
+		return false
+	}
+	n := namedOf(p.Elem())
+	return n != nil && (isNamed(n, "bytes", "Buffer") || isNamed(n, "bytes", "Reader") || isNamed(n, "strings", "Reader"))
 }
 
 // isBufWriter reports whether named is a buffered writer whose Flush
