@@ -193,7 +193,7 @@ func (c *checker) perIteration(stack []ast.Node) int {
 				return -1
 			}
 		case *ast.IfStmt:
-			if child == n.Body && (c.testsError(n.Cond) || c.isFalse(n.Cond) || countsError(n.Body)) {
+			if child == n.Body && (c.testsError(n.Cond) || c.isFalse(n.Cond) || countsError(n.Body) || flushWhenFull(n)) {
 				return -1
 			}
 		case *ast.ForStmt:
@@ -260,6 +260,46 @@ func (c *checker) endsLeaving(list []ast.Stmt, above []ast.Node) bool {
 	case *ast.ExprStmt:
 		call, ok := last.X.(*ast.CallExpr)
 		return ok && !c.mayReturn(call)
+	}
+	return false
+}
+
+// flushWhenFull reports whether n is a buffer's flush when it is full:
+// its condition compares len(b) with a bound, and its body empties b
+// (b = b[:0]), as a writer of its own buffer does (if w.limit <
+// len(w.buf) { w.w.Write(w.buf); w.buf = w.buf[:0] }). Its writes run
+// once per buffer's worth, not per record.
+func flushWhenFull(n *ast.IfStmt) bool {
+	cond, ok := ast.Unparen(n.Cond).(*ast.BinaryExpr)
+	if !ok {
+		return false
+	}
+	switch cond.Op {
+	case token.LSS, token.LEQ, token.GTR, token.GEQ:
+	default:
+		return false
+	}
+	var buf string
+	for _, side := range []ast.Expr{cond.X, cond.Y} {
+		if call, ok := ast.Unparen(side).(*ast.CallExpr); ok && len(call.Args) == 1 {
+			if id, ok := call.Fun.(*ast.Ident); ok && id.Name == "len" {
+				buf = types.ExprString(call.Args[0])
+			}
+		}
+	}
+	if buf == "" {
+		return false
+	}
+	for _, st := range n.Body.List {
+		as, ok := st.(*ast.AssignStmt)
+		if !ok || len(as.Lhs) != 1 || len(as.Rhs) != 1 || types.ExprString(as.Lhs[0]) != buf {
+			continue
+		}
+		if sl, ok := ast.Unparen(as.Rhs[0]).(*ast.SliceExpr); ok && sl.Low == nil && types.ExprString(sl.X) == buf {
+			if lit, ok := sl.High.(*ast.BasicLit); ok && lit.Value == "0" {
+				return true
+			}
+		}
 	}
 	return false
 }
@@ -697,7 +737,7 @@ func (c *checker) inErrorBranch(stack []ast.Node) bool {
 				return true
 			}
 		case *ast.IfStmt:
-			if child == n.Body && (c.testsError(n.Cond) || c.isFalse(n.Cond) || countsError(n.Body)) {
+			if child == n.Body && (c.testsError(n.Cond) || c.isFalse(n.Cond) || countsError(n.Body) || flushWhenFull(n)) {
 				return true
 			}
 		}
