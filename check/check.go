@@ -144,15 +144,15 @@ func run(pass *analysis.Pass) (any, error) {
 
 // checker holds what one pass has learnt of its package.
 type checker struct {
-	pass       *analysis.Pass
-	assigns    map[types.Object]*assignments // every value given to each variable
-	logToFile  bool                          // log.SetOutput is called, always with an *os.File
-	loops      []*loopRecords                // loops with per-record writes, in source order
-	skip       map[any]bool                  // test files (*token.File), generated ones and unused functions (*ast.FuncDecl), which are not reported
-	fixNames   map[ast.Node]map[string]bool  // per block, the names the loop fixes declare in it
-	dead       map[types.Object]bool         // booleans never set to true (deadFlags)
-	procFuncs  map[*types.Func]bool          // functions that start a process (processFuncs), made when first needed
-	procBodies map[*ast.BlockStmt]bool       // loop bodies runsProcess has looked at
+	pass      *analysis.Pass
+	assigns   map[types.Object]*assignments // every value given to each variable
+	logToFile bool                          // log.SetOutput is called, always with an *os.File
+	loops     []*loopRecords                // loops with per-record writes, in source order
+	skip      map[any]bool                  // test files (*token.File), generated ones and unused functions (*ast.FuncDecl), which are not reported
+	fixNames  map[ast.Node]map[string]bool  // per block, the names the loop fixes declare in it
+	dead      map[types.Object]bool         // booleans never set to true (deadFlags)
+	procFuncs map[*types.Func]bool          // functions that start a process (processFuncs), made when first needed
+	procStmts map[ast.Stmt]bool             // statements runsProcess has looked at
 }
 
 // skipped reports whether n is in a file or function that is not

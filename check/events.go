@@ -13,7 +13,8 @@ import (
 // key presses, file-system events and timers: each iteration is whatever
 // happens first), and a loop that starts a process per iteration (runs
 // go test for each file), beside which a write costs nothing and
-// progress lines should appear before the slow step. Neither is reported.
+// progress lines should appear before the slow step. Neither is
+// reported.
 
 // eventLoop reports whether loop's body has, at its top level, a select
 // that receives from two channels or more other than a context's Done.
@@ -82,71 +83,92 @@ func startsProcess(fn *types.Func) bool {
 	return false
 }
 
-// runsProcess reports whether body starts a process each time it runs:
-// it calls one of os/exec's, or a function of the package that does,
-// directly or through others.
-func (c *checker) runsProcess(body *ast.BlockStmt) bool {
+// runsProcess reports whether the iteration of the loop at stack[i] that
+// runs the call at the top of stack starts a process: a statement of the
+// loop's body, or of a block between it and the call, that is not itself
+// the body of a branch starts one (calls one of os/exec's, or a function
+// of the package that starts one each time it runs). A process started
+// only in another branch (goimports' diff under -d) leaves the
+// iteration's writes per record.
+func (c *checker) runsProcess(stack []ast.Node, i int) bool {
 	if c.procFuncs == nil {
 		c.procFuncs = c.processFuncs()
-		c.procBodies = map[*ast.BlockStmt]bool{}
+		c.procStmts = map[ast.Stmt]bool{}
 	}
-	if found, ok := c.procBodies[body]; ok {
-		return found
+	for j := i + 1; j < len(stack); j++ {
+		var list []ast.Stmt
+		switch n := stack[j].(type) {
+		case *ast.BlockStmt:
+			list = n.List
+		case *ast.CaseClause:
+			list = n.Body
+		case *ast.CommClause:
+			list = n.Body
+		case *ast.FuncLit:
+			return false
+		}
+		for _, st := range list {
+			found, ok := c.procStmts[st]
+			if !ok {
+				found = c.startsShallow(st, func(fn *types.Func) bool { return startsProcess(fn) || c.procFuncs[fn] })
+				c.procStmts[st] = found
+			}
+			if found {
+				return true
+			}
+		}
 	}
+	return false
+}
+
+// startsShallow reports whether st calls a function for which starts
+// holds, outside the bodies of the blocks, branches and function
+// literals it holds: a call that runs whenever st does.
+func (c *checker) startsShallow(st ast.Stmt, starts func(*types.Func) bool) bool {
 	found := false
-	ast.Inspect(body, func(n ast.Node) bool {
-		if call, ok := n.(*ast.CallExpr); ok && !found {
-			if fn, ok := typeutil.Callee(c.pass.TypesInfo, call).(*types.Func); ok && (startsProcess(fn) || c.procFuncs[fn]) {
+	ast.Inspect(st, func(n ast.Node) bool {
+		if found {
+			return false
+		}
+		switch n := n.(type) {
+		case *ast.BlockStmt, *ast.CaseClause, *ast.CommClause, *ast.FuncLit:
+			return false
+		case *ast.CallExpr:
+			if fn, ok := typeutil.Callee(c.pass.TypesInfo, n).(*types.Func); ok && starts(fn) {
 				found = true
 			}
 		}
 		return !found
 	})
-	c.procBodies[body] = found
 	return found
 }
 
-// processFuncs returns the package's functions that start a process on
-// every call that runs their body through, by a fixed point over their
-// calls.
+// processFuncs returns the package's functions that start a process
+// each time they run: a statement at the top level of the body starts
+// one, or calls a function that does (a fixed point).
 func (c *checker) processFuncs() map[*types.Func]bool {
-	callees := map[*types.Func][]*types.Func{}
-	set := map[*types.Func]bool{}
+	bodies := map[*types.Func]*ast.BlockStmt{}
 	for _, f := range c.pass.Files {
 		for _, d := range f.Decls {
 			fd, ok := d.(*ast.FuncDecl)
 			if !ok || fd.Body == nil {
 				continue
 			}
-			fn, ok := c.pass.TypesInfo.Defs[fd.Name].(*types.Func)
-			if !ok {
-				continue
+			if fn, ok := c.pass.TypesInfo.Defs[fd.Name].(*types.Func); ok {
+				bodies[fn] = fd.Body
 			}
-			ast.Inspect(fd.Body, func(n ast.Node) bool {
-				call, ok := n.(*ast.CallExpr)
-				if !ok {
-					return true
-				}
-				callee, ok := typeutil.Callee(c.pass.TypesInfo, call).(*types.Func)
-				switch {
-				case !ok:
-				case startsProcess(callee):
-					set[fn] = true
-				case callee.Pkg() == c.pass.Pkg:
-					callees[fn] = append(callees[fn], callee)
-				}
-				return true
-			})
 		}
 	}
+	set := map[*types.Func]bool{}
+	starts := func(fn *types.Func) bool { return startsProcess(fn) || set[fn] }
 	for changed := true; changed; {
 		changed = false
-		for fn, cs := range callees {
+		for fn, body := range bodies {
 			if set[fn] {
 				continue
 			}
-			for _, callee := range cs {
-				if set[callee] {
+			for _, st := range body.List {
+				if c.startsShallow(st, starts) {
 					set[fn], changed = true, true
 					break
 				}

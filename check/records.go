@@ -198,14 +198,14 @@ func (c *checker) perIteration(stack []ast.Node) int {
 			}
 		case *ast.ForStmt:
 			if child != n.Init && !c.constantFor(n) {
-				if c.eventLoop(n) || c.runsProcess(n.Body) {
+				if c.eventLoop(n) || c.runsProcess(stack, i) {
 					return -1 // per event: events.go
 				}
 				return c.live(stack, i)
 			}
 		case *ast.RangeStmt:
 			if child == n.Body && !c.constantRange(n) {
-				if c.runsProcess(n.Body) {
+				if c.runsProcess(stack, i) {
 					return -1
 				}
 				return c.live(stack, i)

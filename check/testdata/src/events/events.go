@@ -80,3 +80,34 @@ func commands(names []string) []*exec.Cmd {
 	}
 	return cmds
 }
+
+func diff(name string) ([]byte, error) {
+	return exec.Command("diff", "-u", name, name+".orig").CombinedOutput()
+}
+
+func processFile(name string, list, showDiff bool) {
+	if list {
+		fmt.Println(name)
+	}
+	if showDiff {
+		out, _ := diff(name)
+		fmt.Printf("%s", out)
+	}
+}
+
+// A process started only in another branch (a diff under -d): the
+// branch that lists a file per iteration is per record, the one that
+// runs a process is not.
+func processAll(names []string, list, showDiff bool) {
+	for _, n := range names {
+		processFile(n, list, showDiff) // want `^per-record write to os.Stdout via processFile\(\): fmt.Println \(events.go:90\) .*-stdout$`
+	}
+	for _, n := range names {
+		if showDiff {
+			diff(n)
+			fmt.Println("diffed", n)
+		} else {
+			fmt.Println(n) // want `^fmt.Println in a loop writes to os.Stdout unbuffered`
+		}
+	}
+}
