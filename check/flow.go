@@ -442,6 +442,9 @@ func (fl *flow) summarize() {
 			case fl.direct[s.call] && !ev.via:
 			case ev.t.param >= 0:
 				fl.addSink(fn, Sink{Param: ev.t.param, Path: ev.t.ppath, Loop: ev.loop, Trail: ev.trail})
+			case ev.t.decl.IsValid() && within(ev.t.decl, s.decl):
+				// A file the function opens on each call (and closes):
+				// nothing to buffer across its calls.
 			case !ev.loop:
 				// Once per call: per record where the call is.
 				fl.addSink(fn, Sink{Param: -1, File: ev.t.file, Stdout: ev.t.stdout, Trail: ev.trail})
