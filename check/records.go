@@ -270,27 +270,43 @@ func (c *checker) endsLeaving(list []ast.Stmt, above []ast.Node) bool {
 // len(w.buf) { w.w.Write(w.buf); w.buf = w.buf[:0] }). Its writes run
 // once per buffer's worth, not per record.
 func flushWhenFull(n *ast.IfStmt) bool {
-	cond, ok := ast.Unparen(n.Cond).(*ast.BinaryExpr)
-	if !ok {
-		return false
+	for _, buf := range lenBounds(n.Cond) {
+		if emptiesBuf(n.Body, buf) {
+			return true
+		}
 	}
-	switch cond.Op {
+	return false
+}
+
+// lenBounds returns each b of a comparison of len(b) with a bound in
+// cond, or in an operand of its &&s (if w.w != nil && w.limit <
+// len(w.buf)).
+func lenBounds(cond ast.Expr) []string {
+	c, ok := ast.Unparen(cond).(*ast.BinaryExpr)
+	if !ok {
+		return nil
+	}
+	switch c.Op {
+	case token.LAND:
+		return append(lenBounds(c.X), lenBounds(c.Y)...)
 	case token.LSS, token.LEQ, token.GTR, token.GEQ:
 	default:
-		return false
+		return nil
 	}
-	var buf string
-	for _, side := range []ast.Expr{cond.X, cond.Y} {
+	var bufs []string
+	for _, side := range []ast.Expr{c.X, c.Y} {
 		if call, ok := ast.Unparen(side).(*ast.CallExpr); ok && len(call.Args) == 1 {
 			if id, ok := call.Fun.(*ast.Ident); ok && id.Name == "len" {
-				buf = types.ExprString(call.Args[0])
+				bufs = append(bufs, types.ExprString(call.Args[0]))
 			}
 		}
 	}
-	if buf == "" {
-		return false
-	}
-	for _, st := range n.Body.List {
+	return bufs
+}
+
+// emptiesBuf reports whether body has the statement buf = buf[:0].
+func emptiesBuf(body *ast.BlockStmt, buf string) bool {
+	for _, st := range body.List {
 		as, ok := st.(*ast.AssignStmt)
 		if !ok || len(as.Lhs) != 1 || len(as.Rhs) != 1 || types.ExprString(as.Lhs[0]) != buf {
 			continue

@@ -23,9 +23,21 @@ func (cw *chunkWriter) fill(items []string) {
 	}
 }
 
+// fillChecked is fill with the writer tested too.
+func (cw *chunkWriter) fillChecked(items []string) {
+	for _, it := range items {
+		cw.buf = append(cw.buf, it...)
+		if cw.w != nil && cw.limit < len(cw.buf) {
+			cw.w.Write(cw.buf)
+			cw.buf = cw.buf[:0]
+		}
+	}
+}
+
 func chunks(items []string) {
 	cw := &chunkWriter{w: os.Stdout, limit: 1024}
 	cw.fill(items)
+	cw.fillChecked(items)
 }
 
 // A length tested, but nothing emptied: per record.
