@@ -30,12 +30,16 @@
 // of interface type every assignment of which is one. A call is per
 // record when it runs once per iteration of a loop of its function; it is
 // not when it is in the body of an if whose condition looks at an error
-// or is false, or that counts an error (error reporting, dead code), in a
-// block that ends by leaving the loop (it runs once), in a loop that runs
-// a constant number of times up to 16, or outside any loop; nor is a
-// write to a file variable declared in the loop (a file per iteration).
-// Nothing that buffers is reported: bufio or stream over the file,
-// io.Copy, a csv.Writer, a Scanner, reads of 4096 bytes and more. A
+// or is false (a false constant, or a boolean the program never sets to
+// true: dead.go), that counts an error, or that writes out a buffer of
+// the program's own when it is full, in a block that ends by leaving the
+// loop (it runs once), in a loop that runs a constant number of times up
+// to 16 or per event (a select over several channels, a process started
+// per iteration: events.go), or outside any loop; nor is a write to a
+// file variable declared in the loop (a file per iteration). Nothing
+// that buffers is reported: bufio or stream over the file, io.Copy from
+// a file, a csv.Writer, a Scanner, reads of 4096 bytes and more; a
+// text/tabwriter.Writer does not buffer (it writes cell by cell). A
 // writer that escapes the function (returned, stored, passed to a
 // function other than fmt's and io's writing ones, used in a function
 // literal) is not checked for Flush, nor is a return of an error; a
@@ -44,7 +48,9 @@
 //
 // A write in another function counts: the file is followed into the
 // functions it is passed to, the struct fields it is stored in and the
-// closures that write to it, across packages by facts (flow.go), and the
+// closures and declared functions taken as values that write to it,
+// into the program's own implementations of an interface whose method is
+// called (dispatch.go), across packages by facts (flow.go), and the
 // message names the chain of calls down to the write and every file the
 // write may go to. A file open for reading only (os.Stdin, os.Open's)
 // takes no write.
@@ -110,6 +116,7 @@ func run(pass *analysis.Pass) (any, error) {
 		}
 	}
 	c.logToFile = c.logSetToFile(ins)
+	c.dead = c.deadFlags(ins)
 	ins.WithStack([]ast.Node{(*ast.CallExpr)(nil)}, func(n ast.Node, push bool, stack []ast.Node) bool {
 		if push && !c.skipped(n) {
 			c.call(n.(*ast.CallExpr), stack)
@@ -143,6 +150,9 @@ type checker struct {
 	loops     []*loopRecords                // loops with per-record writes, in source order
 	skip      map[any]bool                  // test files (*token.File), generated ones and unused functions (*ast.FuncDecl), which are not reported
 	fixNames  map[ast.Node]map[string]bool  // per block, the names the loop fixes declare in it
+	dead      map[types.Object]bool         // booleans never set to true (deadFlags)
+	procFuncs map[*types.Func]bool          // functions that start a process (processFuncs), made when first needed
+	procStmts map[ast.Stmt]bool             // statements runsProcess has looked at
 }
 
 // skipped reports whether n is in a file or function that is not

@@ -28,6 +28,9 @@ func TestAnalyzer(t *testing.T) {
 		{"jbuf", false},
 		{"enclib", false},
 		{"encmain", false},
+		{"dispatch", false},
+		{"deadflag", false},
+		{"events", false},
 	}
 	dir := analysistest.TestData()
 	for _, tt := range tests {

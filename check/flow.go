@@ -181,6 +181,7 @@ type flow struct {
 	funcs   map[*types.Func]*funcFact // this package's summaries
 	decls   map[*ast.FuncDecl]*types.Func
 	direct  map[*ast.CallExpr]bool // calls the per-record check reports
+	impls   map[any][]*types.Func  // the methods an interface method call may run (implsOf)
 
 	// Per round of the fixed point.
 	origins map[ast.Expr][]origin
@@ -441,6 +442,9 @@ func (fl *flow) summarize() {
 			case fl.direct[s.call] && !ev.via:
 			case ev.t.param >= 0:
 				fl.addSink(fn, Sink{Param: ev.t.param, Path: ev.t.ppath, Loop: ev.loop, Trail: ev.trail})
+			case ev.t.decl.IsValid() && within(ev.t.decl, s.decl):
+				// A file the function opens on each call (and closes):
+				// nothing to buffer across its calls.
 			case !ev.loop:
 				// Once per call: per record where the call is.
 				fl.addSink(fn, Sink{Param: -1, File: ev.t.file, Stdout: ev.t.stdout, Trail: ev.trail})
@@ -825,6 +829,11 @@ func (fl *flow) throughs(s *site) []through {
 	if sig.Recv() == nil && writeFuncs[key] && len(call.Args) > 0 {
 		return []through{{x: call.Args[0], trail: here(fn.Pkg().Name()+"."+fn.Name(), false)}}
 	}
+	if key == "io.Copy" && len(call.Args) == 2 && inMemoryReader(info.TypeOf(call.Args[1])) {
+		// From memory io.Copy is the reader's WriteTo: one write of
+		// what it holds, a record's worth when it is filled per record.
+		return []through{{x: call.Args[0], trail: here("io.Copy", false)}}
+	}
 	if sig.Recv() != nil {
 		recv := arg(0)
 		rt := sig.Recv().Type()
@@ -855,6 +864,9 @@ func (fl *flow) throughs(s *site) []through {
 			}
 			return []through{{x: recv, path: bufPath, trail: here(named.Obj().Pkg().Name()+"."+named.Obj().Name()+".Flush", true)}}
 		}
+	}
+	if sig.Recv() != nil && types.IsInterface(sig.Recv().Type()) {
+		return fl.dispatchThroughs(call, fn)
 	}
 	sum := fl.summary(fn)
 	if sum == nil {
@@ -903,6 +915,18 @@ func (fl *flow) madeHere(x ast.Expr, call *ast.CallExpr) bool {
 		return fl.lits[i].pos <= v.Pos() && v.Pos() < fl.lits[i].end
 	}
 	return v.Parent() != nil && v.Parent() != v.Pkg().Scope() && !isParam(fl, v)
+}
+
+// inMemoryReader reports whether t is a reader over memory whose WriteTo
+// writes all it holds in one call: *bytes.Buffer, *bytes.Reader or
+// *strings.Reader.
+func inMemoryReader(t types.Type) bool {
+	p, ok := t.(*types.Pointer)
+	if !ok {
+		return false
+	}
+	n := namedOf(p.Elem())
+	return n != nil && (isNamed(n, "bytes", "Buffer") || isNamed(n, "bytes", "Reader") || isNamed(n, "strings", "Reader"))
 }
 
 // isBufWriter reports whether named is a buffered writer whose Flush
@@ -1018,8 +1042,14 @@ func (fl *flow) computeOrigins(e ast.Expr) []origin {
 	}
 	switch e := e.(type) {
 	case *ast.Ident:
+		if fn, ok := info.Uses[e].(*types.Func); ok {
+			return fl.funcOrigins(fn)
+		}
 		return fl.varOrigins(e)
 	case *ast.SelectorExpr:
+		if fn, ok := info.Uses[e.Sel].(*types.Func); ok && info.Selections[e] == nil {
+			return fl.funcOrigins(fn) // a qualified function: pkg.F
+		}
 		if sel := info.Selections[e]; sel != nil {
 			if sel.Kind() != types.FieldVal {
 				return nil // a method value
@@ -1082,6 +1112,29 @@ func (fl *flow) computeOrigins(e ast.Expr) []origin {
 	return nil
 }
 
+// funcOrigins returns what a declared function, taken as a func value
+// (print = printString, a callback passed by name), writes when called:
+// the files its summary says it writes once per call. What it writes
+// through its parameters depends on the arguments of a call this does not
+// see, so it is left out.
+func (fl *flow) funcOrigins(fn *types.Func) []origin {
+	if fn.Pkg() == nil || fn.Type().(*types.Signature).Recv() != nil {
+		return nil
+	}
+	sum := fl.summary(fn)
+	if sum == nil {
+		return nil
+	}
+	var os []origin
+	step := &Step{Pkg: fn.Pkg().Name(), Func: funcName(fn)}
+	for _, sk := range sum.Sinks {
+		if sk.Param < 0 && !sk.Call {
+			os = append(os, origin{t: target{param: -1, file: sk.File, stdout: sk.Stdout}, call: true, loop: sk.Loop, trail: withStep(step, sk.Trail)})
+		}
+	}
+	return os
+}
+
 // callOrigins returns what result index of call may hold.
 func (fl *flow) callOrigins(call *ast.CallExpr, index int) []origin {
 	info := fl.c.pass.TypesInfo
@@ -1100,6 +1153,11 @@ func (fl *flow) callOrigins(call *ast.CallExpr, index int) []origin {
 		switch fn.Pkg().Path() + "." + fn.Name() {
 		case "encoding/json.NewEncoder", "encoding/gob.NewEncoder", "encoding/xml.NewEncoder", "log.New":
 			return fl.originsOf(call.Args[0]) // writes its writer per call
+		case "text/tabwriter.NewWriter":
+			// Its Flush writes each cell of what it holds by itself: a
+			// write per cell, so a row written to it costs what a row
+			// written to its writer does.
+			return fl.originsOf(call.Args[0])
 		case "bufio.NewWriter", "bufio.NewWriterSize", "encoding/csv.NewWriter", streamPath + ".NewWriter":
 			return shiftPath(fl.originsOf(call.Args[0]), bufPath)
 		}

@@ -176,7 +176,8 @@ func (c *checker) rawFile(fd ast.Expr) string {
 // perIteration returns the index in stack of the innermost loop that runs
 // the call at the top of stack once per iteration and more than a
 // constant few times, or -1 if there is none in the call's function or
-// the call is in the body of an if statement that tests an error.
+// the call is in the body of an if statement that tests an error, or
+// the loop runs per event (eventLoop, runsProcess).
 func (c *checker) perIteration(stack []ast.Node) int {
 	for i := len(stack) - 2; i >= 0; i-- {
 		child := stack[i+1]
@@ -192,15 +193,21 @@ func (c *checker) perIteration(stack []ast.Node) int {
 				return -1
 			}
 		case *ast.IfStmt:
-			if child == n.Body && (c.testsError(n.Cond) || c.isFalse(n.Cond) || countsError(n.Body)) {
+			if child == n.Body && (c.testsError(n.Cond) || c.isFalse(n.Cond) || countsError(n.Body) || flushWhenFull(n)) {
 				return -1
 			}
 		case *ast.ForStmt:
 			if child != n.Init && !c.constantFor(n) {
+				if c.eventLoop(n) || c.runsProcess(stack, i) {
+					return -1 // per event: events.go
+				}
 				return c.live(stack, i)
 			}
 		case *ast.RangeStmt:
 			if child == n.Body && !c.constantRange(n) {
+				if c.runsProcess(stack, i) {
+					return -1
+				}
 				return c.live(stack, i)
 			}
 		}
@@ -257,6 +264,62 @@ func (c *checker) endsLeaving(list []ast.Stmt, above []ast.Node) bool {
 	return false
 }
 
+// flushWhenFull reports whether n is a buffer's flush when it is full:
+// its condition compares len(b) with a bound, and its body empties b
+// (b = b[:0]), as a writer of its own buffer does (if w.limit <
+// len(w.buf) { w.w.Write(w.buf); w.buf = w.buf[:0] }). Its writes run
+// once per buffer's worth, not per record.
+func flushWhenFull(n *ast.IfStmt) bool {
+	for _, buf := range lenBounds(n.Cond) {
+		if emptiesBuf(n.Body, buf) {
+			return true
+		}
+	}
+	return false
+}
+
+// lenBounds returns each b of a comparison of len(b) with a bound in
+// cond, or in an operand of its &&s (if w.w != nil && w.limit <
+// len(w.buf)).
+func lenBounds(cond ast.Expr) []string {
+	c, ok := ast.Unparen(cond).(*ast.BinaryExpr)
+	if !ok {
+		return nil
+	}
+	switch c.Op {
+	case token.LAND:
+		return append(lenBounds(c.X), lenBounds(c.Y)...)
+	case token.LSS, token.LEQ, token.GTR, token.GEQ:
+	default:
+		return nil
+	}
+	var bufs []string
+	for _, side := range []ast.Expr{c.X, c.Y} {
+		if call, ok := ast.Unparen(side).(*ast.CallExpr); ok && len(call.Args) == 1 {
+			if id, ok := call.Fun.(*ast.Ident); ok && id.Name == "len" {
+				bufs = append(bufs, types.ExprString(call.Args[0]))
+			}
+		}
+	}
+	return bufs
+}
+
+// emptiesBuf reports whether body has the statement buf = buf[:0].
+func emptiesBuf(body *ast.BlockStmt, buf string) bool {
+	for _, st := range body.List {
+		as, ok := st.(*ast.AssignStmt)
+		if !ok || len(as.Lhs) != 1 || len(as.Rhs) != 1 || types.ExprString(as.Lhs[0]) != buf {
+			continue
+		}
+		if sl, ok := ast.Unparen(as.Rhs[0]).(*ast.SliceExpr); ok && sl.Low == nil && types.ExprString(sl.X) == buf {
+			if lit, ok := sl.High.(*ast.BasicLit); ok && lit.Value == "0" {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // countsError reports whether body adds to a count of errors (nerrors++,
 // s.errs += 1): it reports a failure, not a record.
 func countsError(body *ast.BlockStmt) bool {
@@ -284,11 +347,23 @@ func countsError(body *ast.BlockStmt) bool {
 	return false
 }
 
-// isFalse reports whether cond is the constant false: the body is dead
-// code kept for debugging.
+// isFalse reports whether cond is the constant false, or a boolean the
+// program never sets to true (deadFlags), or a && with either side false:
+// the body is dead code kept for debugging.
 func (c *checker) isFalse(cond ast.Expr) bool {
 	tv, ok := c.pass.TypesInfo.Types[cond]
-	return ok && tv.Value != nil && tv.Value.Kind() == constant.Bool && !constant.BoolVal(tv.Value)
+	if ok && tv.Value != nil {
+		return tv.Value.Kind() == constant.Bool && !constant.BoolVal(tv.Value)
+	}
+	switch e := ast.Unparen(cond).(type) {
+	case *ast.Ident:
+		return c.dead[c.pass.TypesInfo.Uses[e]]
+	case *ast.SelectorExpr:
+		return c.dead[c.pass.TypesInfo.Uses[e.Sel]]
+	case *ast.BinaryExpr:
+		return e.Op == token.LAND && (c.isFalse(e.X) || c.isFalse(e.Y))
+	}
+	return false
 }
 
 // testsError reports whether cond looks at a value of an error type.
@@ -678,7 +753,7 @@ func (c *checker) inErrorBranch(stack []ast.Node) bool {
 				return true
 			}
 		case *ast.IfStmt:
-			if child == n.Body && (c.testsError(n.Cond) || c.isFalse(n.Cond) || countsError(n.Body)) {
+			if child == n.Body && (c.testsError(n.Cond) || c.isFalse(n.Cond) || countsError(n.Body) || flushWhenFull(n)) {
 				return true
 			}
 		}
