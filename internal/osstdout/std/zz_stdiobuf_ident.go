@@ -359,8 +359,9 @@ func stdioWriteOutAll() {
 // a buffered file: the buffer over the same file, and standard output
 // where it is that file; everything where fi's identity is not trusted.
 // statfs asks fi's file system its type where the device does not tell
-// (nil: it cannot be asked). It reports whether it wrote anything, so
-// that the operation runs again and finds what the plain build finds.
+// (stdioNoStatfs: it cannot be asked). It reports whether it wrote
+// anything, so that the operation runs again and finds what the plain
+// build finds.
 func stdioSeen(fi FileInfo, statfs stdioStatfsFrom) bool {
 	if fi == nil || !stdioBufferable(fi.Mode()) {
 		return false
@@ -386,11 +387,11 @@ func stdioFstatfsOf(f *File) stdioStatfsFrom { return stdioStatfsFrom{f: f} }
 func stdioStatfsOf(name string) stdioStatfsFrom { return stdioStatfsFrom{name: name} }
 
 // stdioStatRun runs stat, an operation that returns a file's metadata
-// (Stat, Lstat, a Root's; statfs asks its file system's type), and runs it again where what it found was a
-// buffered file that it wrote out meanwhile, so that the result is the
-// plain build's; it costs a second call only then. Where a buffer over
-// a file of untrusted identity holds bytes, everything is written out
-// first instead.
+// (Stat, Lstat, a Root's; statfs asks its file system's type), and runs
+// it again where what it found was a buffered file that it wrote out
+// meanwhile, so that the result is the plain build's; it costs a second
+// call only then. Where a buffer over a file of untrusted identity holds
+// bytes, everything is written out first instead.
 func stdioStatRun(statfs stdioStatfsFrom, stat func() (FileInfo, error)) (FileInfo, error) {
 	if !stdioPathDirty() {
 		return stat()
