@@ -86,12 +86,30 @@ func (f *File) Readdirnames(n int) (names []string, err error) {
 	return f.stdioRawReaddirnames(n)
 }
 
+// Stat and Lstat test inline whether anything is buffered, so that a
+// walker's Lstat per entry with nothing held runs the toolchain's own
+// code and no other.
 func Stat(name string) (FileInfo, error) {
-	return stdioStatRun(stdioStatfsOf(name), func() (FileInfo, error) { return stdioRawStat(name) })
+	if !stdioPathDirty() {
+		return stdioRawStat(name)
+	}
+	return stdioStatName(name, false)
 }
 
 func Lstat(name string) (FileInfo, error) {
-	return stdioStatRun(stdioStatfsOf(name), func() (FileInfo, error) { return stdioRawLstat(name) })
+	if !stdioPathDirty() {
+		return stdioRawLstat(name)
+	}
+	return stdioStatName(name, true)
+}
+
+// stdioStatName is Stat, or Lstat where lstat, while something is
+// buffered.
+func stdioStatName(name string, lstat bool) (FileInfo, error) {
+	if lstat {
+		return stdioStatRun(stdioStatfsOf(name), func() (FileInfo, error) { return stdioRawLstat(name) })
+	}
+	return stdioStatRun(stdioStatfsOf(name), func() (FileInfo, error) { return stdioRawStat(name) })
 }
 
 // OpenFile is also Open, Create, ReadFile, WriteFile and CreateTemp's.

@@ -335,13 +335,9 @@ func stdioShowsNoOther(f *File) bool {
 // write out: a buffer holds bytes, or standard output, a regular file,
 // does.
 func stdioPathDirty() bool {
-	if !stdioFilesOn {
-		return false
-	}
-	if stdioFiles.dirty.Load() != 0 {
-		return true
-	}
-	return stdioOut.regularPending()
+	// Inlined, with regularPending's first test: with nothing held, a
+	// path operation reads the file set's two words and nothing else.
+	return stdioFilesOn && (stdioFiles.dirty.Load() != 0 || stdioFiles.outHeld.Load() && stdioOut.regularHeld())
 }
 
 // stdioWriteOutAll writes out every write buffer and standard output

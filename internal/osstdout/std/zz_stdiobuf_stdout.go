@@ -578,7 +578,11 @@ func (s *stdioStream) regularPending() bool {
 	return s.regularHeld()
 }
 
-// regularHeld is regularPending past the file set's word.
+// regularHeld is regularPending past the file set's word. It stays out
+// of line, so that stdioPathDirty, which tests that word first, is
+// inlined into every path operation.
+//
+//go:noinline
 func (s *stdioStream) regularHeld() bool {
 	return s.out != nil && s.pending.Load() && s.outRegular()
 }
