@@ -48,6 +48,13 @@ func runFilesCase(t *testing.T, w *winetest.Wine, exe string, c []string, trace,
 	return runFilesCaseAgain(t, w, exe, c, trace, calls, false)
 }
 
+// wineFailed reports whether stderr, a run's standard error, says wine
+// itself failed to run the program: nothing at all, or wine's client
+// error.
+func wineFailed(stderr string) bool {
+	return stderr == "" || strings.HasPrefix(stderr, "wine client error")
+}
+
 // runFilesCaseAgain is runFilesCase; again: this is the run after one
 // that wine failed silently.
 func runFilesCaseAgain(t *testing.T, w *winetest.Wine, exe string, c []string, trace, calls string, again bool) filesRun {
@@ -80,12 +87,14 @@ func runFilesCaseAgain(t *testing.T, w *winetest.Wine, exe string, c []string, t
 	if err != nil {
 		t.Fatalf("%s: %v\nstderr: %s", strings.Join(cmd.Args, " "), err, readBack(t, stderr))
 	}
-	if status != 0 && readBack(t, stderr) == "" && trace == "" && !again {
-		// Every way the program fails says why on standard error; a
-		// silent failure is wine's, which a loaded machine has shown
-		// (the case's file untouched): the case runs once more, on a
-		// new copy of the input.
-		t.Logf("%s: status %d and nothing on standard error; running it again", strings.Join(cmd.Args, " "), status)
+	if status != 0 && wineFailed(readBack(t, stderr)) && trace == "" && !again {
+		// The program did not run: wine lost its server ("wine client
+		// error:0: recvmsg: Connection reset by peer", as a server that
+		// exits as a client connects leaves it) or failed silently,
+		// which no failure of the program does. Both have been seen on
+		// a loaded machine; the case runs once more, on a new copy of
+		// the input.
+		t.Logf("%s: status %d, wine's failure (%q); running it again", strings.Join(cmd.Args, " "), status, readBack(t, stderr))
 		return runFilesCaseAgain(t, w, exe, c, trace, calls, true)
 	}
 	if status != 0 {
