@@ -86,30 +86,21 @@ func (f *File) Readdirnames(n int) (names []string, err error) {
 	return f.stdioRawReaddirnames(n)
 }
 
-// Stat and Lstat test inline whether anything is buffered, so that a
+// Stat and Lstat test first whether anything is buffered, so that a
 // walker's Lstat per entry with nothing held runs the toolchain's own
 // code and no other.
 func Stat(name string) (FileInfo, error) {
 	if !stdioPathDirty() {
 		return stdioRawStat(name)
 	}
-	return stdioStatName(name, false)
+	return stdioStatRun(stdioStatfsOf(name), func() (FileInfo, error) { return stdioRawStat(name) })
 }
 
 func Lstat(name string) (FileInfo, error) {
 	if !stdioPathDirty() {
 		return stdioRawLstat(name)
 	}
-	return stdioStatName(name, true)
-}
-
-// stdioStatName is Stat, or Lstat where lstat, while something is
-// buffered.
-func stdioStatName(name string, lstat bool) (FileInfo, error) {
-	if lstat {
-		return stdioStatRun(stdioStatfsOf(name), func() (FileInfo, error) { return stdioRawLstat(name) })
-	}
-	return stdioStatRun(stdioStatfsOf(name), func() (FileInfo, error) { return stdioRawStat(name) })
+	return stdioStatRun(stdioStatfsOf(name), func() (FileInfo, error) { return stdioRawLstat(name) })
 }
 
 // OpenFile is also Open, Create, ReadFile, WriteFile and CreateTemp's.

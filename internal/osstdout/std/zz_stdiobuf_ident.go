@@ -335,9 +335,9 @@ func stdioShowsNoOther(f *File) bool {
 // write out: a buffer holds bytes, or standard output, a regular file,
 // does.
 func stdioPathDirty() bool {
-	// Inlined, with regularPending's first test: with nothing held, a
-	// path operation reads the file set's two words and nothing else.
-	return stdioFilesOn && (stdioFiles.dirty.Load() != 0 || stdioFiles.outHeld.Load() && stdioOut.regularHeld())
+	// With nothing held, a path operation reads the file set's two
+	// words (regularPending's first test is inlined) and nothing else.
+	return stdioFilesOn && (stdioFiles.dirty.Load() != 0 || stdioOut.regularPending())
 }
 
 // stdioWriteOutAll writes out every write buffer and standard output

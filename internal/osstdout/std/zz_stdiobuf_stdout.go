@@ -579,8 +579,8 @@ func (s *stdioStream) regularPending() bool {
 }
 
 // regularHeld is regularPending past the file set's word. It stays out
-// of line, so that stdioPathDirty, which tests that word first, is
-// inlined into every path operation.
+// of line, so that regularPending, which tests that word first, is
+// inlined into the path operations' tests.
 //
 //go:noinline
 func (s *stdioStream) regularHeld() bool {
