@@ -55,3 +55,34 @@ func stdioTooMany(err error) bool {
 	pe, ok := err.(*PathError)
 	return ok && (pe.Err == syscall.EMFILE || pe.Err == syscall.ENFILE)
 }
+
+// stdioOpenTrunc opens a file with flag, which holds O_TRUNC, by open,
+// so that no buffered byte outlives the truncation. While anything is
+// held, an open that may create the file tries O_EXCL first: a file it
+// creates is no buffered file and needs no look (a generator writing
+// new files while its log holds bytes keeps the log buffered); once
+// such a try finds the file there, no later open tries, so a program
+// that rewrites files pays that one call. Otherwise the one file held
+// is written out before the open (stdioWriteOutOne), or the open is
+// followed by stdioTruncated's fstat.
+func stdioOpenTrunc(flag int, open func(flag int) (*File, error)) (*File, error) {
+	if flag&(O_CREATE|O_EXCL) == O_CREATE && stdioIDOf != nil && stdioPathDirty() && !stdioFiles.exclFound.Load() {
+		g := stdioFiles.gen.Load() + 1
+		f, err := stdioOpen(func() (*File, error) { return open(flag | O_EXCL) })
+		if err == nil {
+			stdioOpened(f, flag)
+			f.stdioFile.fresh.Store(g)
+			return f, nil
+		}
+		if IsExist(err) {
+			stdioFiles.exclFound.Store(true)
+		}
+	}
+	stdioWriteOutOne()
+	f, err := stdioOpen(func() (*File, error) { return open(flag) })
+	stdioOpened(f, flag)
+	if err == nil {
+		stdioTruncated(f)
+	}
+	return f, err
+}

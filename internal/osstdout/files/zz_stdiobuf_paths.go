@@ -8,12 +8,13 @@
 // first and again if it found a file that was then written out
 // (stdioStatRun), so that its result is the plain build's at no extra
 // call; what changes or names the file a path reaches stats the path
-// first (stdioBeforeName), while a buffer holds bytes; an open writes
-// out nothing (the new *File's first operation does, stdioFilesBefore),
-// but one with O_TRUNC makes sure no buffered byte outlives the
-// truncation (stdioTruncated); what makes a name or lists a directory
-// sees no buffered byte. Standard output, where it is a regular file,
-// is one more buffered file. (A signal sent is -stdout's:
+// first (stdioBeforeName), while two buffers or more hold bytes, and
+// writes out the one that does where only one does (stdioWriteOutOne);
+// an open writes out nothing (the new *File's first operation does,
+// stdioFilesBefore), but one with O_TRUNC makes sure no buffered byte
+// outlives the truncation (stdioOpenTrunc); what makes a name or lists
+// a directory sees no buffered byte. Standard output, where it is a
+// regular file, is one more buffered file. (A signal sent is -stdout's:
 // zz_stdiobuf_methods.go.)
 
 package os
@@ -105,11 +106,11 @@ func Lstat(name string) (FileInfo, error) {
 
 // OpenFile is also Open, Create, ReadFile, WriteFile and CreateTemp's.
 func OpenFile(name string, flag int, perm FileMode) (*File, error) {
+	if flag&O_TRUNC != 0 {
+		return stdioOpenTrunc(flag, func(flag int) (*File, error) { return stdioRawOpenFile(name, flag, perm) })
+	}
 	f, err := stdioOpen(func() (*File, error) { return stdioRawOpenFile(name, flag, perm) })
 	stdioOpened(f, flag)
-	if err == nil && flag&O_TRUNC != 0 {
-		stdioTruncated(f)
-	}
 	return f, err
 }
 

@@ -32,11 +32,11 @@ func (r *Root) Create(name string) (*File, error) {
 }
 
 func (r *Root) OpenFile(name string, flag int, perm FileMode) (*File, error) {
+	if flag&O_TRUNC != 0 {
+		return stdioOpenTrunc(flag, func(flag int) (*File, error) { return r.stdioRawOpenFile(name, flag, perm) })
+	}
 	f, err := stdioOpen(func() (*File, error) { return r.stdioRawOpenFile(name, flag, perm) })
 	stdioOpened(f, flag)
-	if err == nil && flag&O_TRUNC != 0 {
-		stdioTruncated(f)
-	}
 	return f, err
 }
 

@@ -63,6 +63,7 @@ type stdioFileState struct {
 	buf   *stdioFileBuf // the buffer; set before v becomes stdioFileBuffered and never changed
 	flags int           // with opened: the flags of the open that made the file
 	first atomic.Int64  // 1 + the bytes of the first Write, made plainly; 0 until it returns
+	fresh atomic.Uint64 // where the file's open made its file (stdioOpenTrunc's O_EXCL), stdioFiles.gen+1 before that open; 0 otherwise
 	// opened says flags are known: set by OpenFile before it returns
 	// the file, so before any other goroutine sees it.
 	opened bool
@@ -96,7 +97,7 @@ type stdioFileBuf struct {
 	name    string   // the file's name, for the message at exit
 	trusted bool     // the file's identity is trusted: an operation that reaches the file by another identity is not possible
 	before  int      // the bytes of the file's first Write, made plainly before the decision; -1 if none was seen; set once
-	idBit   uint8    // the file's identity's bit of stdioIDIndex.owedMask (stdioIDBit); stdioNoIDBit where it has none
+	idBit   uint8    // the file's identity's bit of stdioIDIndex.owedMask (stdioIDBit); stdioNoIDBit where it has none or it is not trusted
 }
 
 // stdioFileSet is every file that has a buffer.
@@ -105,6 +106,8 @@ type stdioFileSet struct {
 	all          map[*stdioFileBuf]struct{} // the buffers of the files neither closed nor freed
 	dirty        atomic.Int32               // how many buffers hold bytes (their pending)
 	outHeld      atomic.Bool                // standard output's buffer holds bytes (its pending, mirrored)
+	exclFound    atomic.Bool                // a truncating open's O_EXCL try found its file there: no later open tries (stdioOpenTrunc)
+	outBits      atomic.Uint64              // standard output's stdioOutStat.bits as outState noted them: its generation+1 above the low byte, a bit's number, stdioOutBitsNone or stdioOutBitsAll in it; 0 before
 	stdioIDIndex                            // the buffers by identity, write and read, and the write buffers that hold bytes
 	closed       []*stdioFileBuf            // the closed files whose Close returned a write error (errOwed): the exit still reports it
 	zero         atomic.Bool                // the exit hooks run for status 0; set by the exiting goroutine before exit
@@ -418,7 +421,10 @@ func (r *stdioFileSet) choose(f *File) *stdioFileBuf {
 		return nil
 	}
 	b := &stdioFileBuf{info: fi, name: f.Name(), trusted: d.kind == stdioKindFile, before: -1, idBit: stdioNoIDBit}
-	if id, _, ok := stdioIDOfFile(fi); ok {
+	if id, _, ok := stdioIDOfFile(fi); ok && b.trusted {
+		// A buffer of untrusted identity keeps stdioNoIDBit: it sets
+		// every bit of owedMask, which stdioStatRun takes for "write
+		// out everything first".
 		b.idBit = stdioIDBit(id)
 	}
 	if n := f.stdioFile.first.Load(); n > 0 {

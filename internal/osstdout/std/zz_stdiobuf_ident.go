@@ -102,8 +102,13 @@ type stdioKindInfo struct {
 var stdioKindGen atomic.Uint32
 
 // stdioIdentitiesChanged makes every *File's decision stale: a
-// descriptor may lead to another file now.
-func stdioIdentitiesChanged() { stdioKindGen.Add(1) }
+// descriptor may lead to another file now. It also makes the index's
+// notes stale (stdioIDIndex.gen): a file found to have no buffer may be
+// standard output's now.
+func stdioIdentitiesChanged() {
+	stdioKindGen.Add(1)
+	stdioFiles.gen.Add(1)
+}
 
 // stat returns the fstat that decided, nil for no decision.
 func (d *stdioKindInfo) stat() FileInfo {
@@ -215,8 +220,24 @@ func stdioFilesBefore(f *File) {
 	}
 }
 
+// stdioFresh reports whether f's open made its file (stdioOpenTrunc's
+// O_EXCL) and no buffer was made nor descriptor changed since: then no
+// buffer, standard output's included, is over its file, since every
+// file they were over was there before it, and f needs no fstat to
+// tell.
+func stdioFresh(f *File) bool {
+	if f == nil {
+		return false
+	}
+	g := f.stdioFile.fresh.Load()
+	return g != 0 && g == stdioFiles.gen.Load()+1
+}
+
 // stdioFilesBeforeHeld is stdioFilesBefore while a buffer holds bytes.
 func stdioFilesBeforeHeld(f *File) {
+	if stdioFresh(f) {
+		return
+	}
 	d := stdioKindInfoOf(f)
 	k := uint32(stdioKindAll)
 	if d != nil {
@@ -318,6 +339,29 @@ func stdioTruncated(f *File) {
 	}
 }
 
+// stdioWriteOutOne writes out the one file whose bytes are held, where
+// only one is (a generator's log while it writes file after file, a
+// report while the program renames what it reported): one call, as the
+// stat or fstat that tells whether an operation reaches that file would
+// be, and the buffer's later write when full is spared, so that the
+// program makes no more calls than the plain build. With two files held
+// or more, the one stat costs less. It reports whether nothing is held
+// now.
+func stdioWriteOutOne() bool {
+	if !stdioPathDirty() {
+		return true
+	}
+	n := stdioFiles.dirty.Load()
+	if stdioOut.regularPending() {
+		n++
+	}
+	if n != 1 {
+		return false
+	}
+	stdioWriteOutAll()
+	return !stdioPathDirty()
+}
+
 // stdioShowsNoOther reports whether a write to f, standard output's
 // flush, shows no buffered byte of another file: nothing is buffered,
 // or f is a regular file of trusted identity, whose bytes only a poller
@@ -334,10 +378,32 @@ func stdioShowsNoOther(f *File) bool {
 // stdioPathDirty reports whether a path operation may have anything to
 // write out: a buffer holds bytes, or standard output, a regular file,
 // does.
-func stdioPathDirty() bool {
-	// With nothing held, a path operation reads the file set's two
-	// words (regularPending's first test is inlined) and nothing else.
-	return stdioFilesOn && (stdioFiles.dirty.Load() != 0 || stdioOut.regularPending())
+func stdioPathDirty() bool { return stdioPathMask() != 0 }
+
+// stdioPathMask is the identity bits (stdioIDBit) of the files a path
+// operation may have to write out: those of the write buffers that hold
+// bytes, and standard output's while it holds bytes and is a regular
+// file; every bit where one of them has no trusted identity; 0 where
+// nothing is held. With nothing held it reads the file set's two words
+// and nothing else.
+func stdioPathMask() uint64 {
+	if !stdioFilesOn || stdioFiles.dirty.Load() == 0 && !stdioFiles.outHeld.Load() {
+		return 0
+	}
+	return stdioPathMaskHeld()
+}
+
+// stdioPathMaskHeld is stdioPathMask once a buffer or standard output
+// holds bytes.
+func stdioPathMaskHeld() uint64 {
+	var m uint64
+	if stdioFiles.dirty.Load() != 0 {
+		m = stdioFiles.owedMask.Load()
+	}
+	if stdioFiles.outHeld.Load() {
+		m |= stdioOut.pathBits()
+	}
+	return m
 }
 
 // stdioWriteOutAll writes out every write buffer and standard output
@@ -357,20 +423,23 @@ func stdioWriteOutAll() {
 // statfs asks fi's file system its type where the device does not tell
 // (stdioNoStatfs: it cannot be asked). It reports whether it wrote
 // anything, so that the operation runs again and finds what the plain
-// build finds.
+// build finds. A file whose identity's bit is not in stdioPathMask is
+// none of them: a stat per record while a report's buffer or standard
+// output holds bytes reads nothing more for another file.
 func stdioSeen(fi FileInfo, statfs stdioStatfsFrom) bool {
 	if fi == nil || !stdioBufferable(fi.Mode()) {
 		return false
 	}
+	m := stdioPathMask()
+	if m == 0 {
+		return false
+	}
 	id, fsdev, ok := stdioIDOfFile(fi)
 	if !ok || stdioFSTrusted == nil || !stdioFSTrusted(fsdev, statfs) {
-		if !stdioPathDirty() {
-			return false
-		}
 		stdioWriteOutAll()
 		return true
 	}
-	return stdioFiles.writeOutID(id)
+	return m&(1<<stdioIDBit(id)) != 0 && stdioFiles.writeOutID(id)
 }
 
 // stdioNoStatfs is stdioSeen's statfs where no path can be asked.
@@ -389,10 +458,11 @@ func stdioStatfsOf(name string) stdioStatfsFrom { return stdioStatfsFrom{name: n
 // call only then. Where a buffer over a file of untrusted identity holds
 // bytes, everything is written out first instead.
 func stdioStatRun(statfs stdioStatfsFrom, stat func() (FileInfo, error)) (FileInfo, error) {
-	if !stdioPathDirty() {
+	m := stdioPathMask()
+	if m == 0 {
 		return stat()
 	}
-	if stdioFiles.untrusted.Load() != 0 || stdioOut.outUntrusted() {
+	if m == ^uint64(0) && (stdioFiles.untrusted.Load() != 0 || stdioOut.outUntrusted()) {
 		stdioWriteOutAll()
 		return stat()
 	}
@@ -404,13 +474,14 @@ func stdioStatRun(statfs stdioStatfsFrom, stat func() (FileInfo, error)) (FileIn
 }
 
 // stdioBeforeName comes before an operation that changes or names the
-// file a path reaches (Rename, Link, Remove, Truncate, Chmod, an open
-// with O_TRUNC...): stat, the path's stat (following a symbolic link or
-// not, as the operation does), tells the file, and its buffer is
-// written out; nothing where the path reaches no file. It costs the stat
-// only while some buffer holds bytes.
+// file a path reaches (Rename, Link, Remove, Truncate, Chmod...): stat,
+// the path's stat (following a symbolic link or not, as the operation
+// does), tells the file, and its buffer is written out; nothing where
+// the path reaches no file. It costs the stat only while
+// two buffers or more hold bytes; while one does, it writes that one out
+// instead (stdioWriteOutOne).
 func stdioBeforeName(statfs stdioStatfsFrom, stat func() (FileInfo, error)) {
-	if !stdioPathDirty() {
+	if stdioWriteOutOne() {
 		return
 	}
 	if stdioFiles.untrusted.Load() != 0 || stdioOut.outUntrusted() {
@@ -483,7 +554,7 @@ type stdioOwners struct {
 type stdioIDIndex struct {
 	idmu      sync.Mutex                  // guards ids and owed; never held across a system call
 	ids       map[stdioFileID]stdioOwners // the buffers by their file's identity
-	gen       atomic.Uint64               // how many times ids gained a buffer; written under idmu
+	gen       atomic.Uint64               // how many times ids gained a buffer, or a descriptor changed (stdioIdentitiesChanged)
 	owed      map[*stdioFileBuf]struct{}  // the write buffers that hold bytes
 	owedBits  [stdioNoIDBit + 1]int32     // how many of owed have each idBit; guarded by idmu
 	owedMask  atomic.Uint64               // bit k set where owedBits[k] > 0; every bit where owedBits[stdioNoIDBit] > 0; written under idmu

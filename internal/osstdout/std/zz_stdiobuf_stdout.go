@@ -539,31 +539,72 @@ const (
 // generation it was decided in above its two low bits.
 type stdioAliasState struct{ v atomic.Uint32 }
 
-// stdioOutStat is an fstat of standard output and the generation
-// (stdioKindGen) it was made in.
+// stdioOutStat is an fstat of standard output, the generation
+// (stdioKindGen) it was made in, and what it makes standard output to a
+// path operation.
 type stdioOutStat struct {
-	fi  FileInfo // nil if fstat failed
-	gen uint32
+	fi   FileInfo // nil if fstat failed
+	gen  uint32
+	bits uint64 // the identity bit (stdioIDBit) of a regular file of trusted identity; every bit for one of untrusted identity; 0 for anything else
 }
 
 // outStat is out's fstat, made once and again after a descriptor
-// changed (a Dup2 onto 1); nil if it failed. It also decides out's
-// identity (stdioIdentify), which would otherwise fstat out again.
-func (s *stdioStream) outStat() FileInfo {
+// changed (a Dup2 onto 1); nil if it failed.
+func (s *stdioStream) outStat() FileInfo { return s.outState().fi }
+
+// outState is outStat with what it makes standard output to a path
+// operation. It also decides out's identity (stdioIdentify), which would
+// otherwise fstat out again.
+func (s *stdioStream) outState() *stdioOutStat {
 	gen := stdioKindGen.Load()
 	if o := s.outInfo.Load(); o != nil && o.gen == gen {
-		return o.fi
+		return o
 	}
-	fi, err := s.out.stdioRawStat()
-	if err != nil {
-		fi = nil
+	o := &stdioOutStat{gen: gen}
+	c := uint64(stdioOutBitsNone)
+	if fi, err := s.out.stdioRawStat(); err == nil {
+		o.fi = fi
+		d := stdioIdentify(s.out, fi)
+		switch {
+		case !fi.Mode().IsRegular():
+		case d.kind == stdioKindFile:
+			c = uint64(stdioIDBit(d.id))
+			o.bits = 1 << c
+		default:
+			c = stdioOutBitsAll
+			o.bits = ^uint64(0)
+		}
 	}
-	s.outInfo.Store(&stdioOutStat{fi: fi, gen: gen})
-	if fi != nil {
-		stdioIdentify(s.out, fi)
-	}
-	return fi
+	s.outInfo.Store(o)
+	stdioFiles.outBits.Store(uint64(gen+1)<<8 | c)
+	return o
 }
+
+// pathBits is the identity bits a path operation that reaches standard
+// output finds (stdioOutStat's bits), read from the file set's word
+// (stdioFileSet.outBits) where outState noted them in this generation: a
+// stat per record while standard output holds bytes reads the words
+// beside the file set's counts and no other.
+func (s *stdioStream) pathBits() uint64 {
+	v := stdioFiles.outBits.Load()
+	if uint32(v>>8) != stdioKindGen.Load()+1 {
+		return s.outState().bits
+	}
+	switch c := v & 0xff; c {
+	case stdioOutBitsNone:
+		return 0
+	case stdioOutBitsAll:
+		return ^uint64(0)
+	default:
+		return 1 << c
+	}
+}
+
+// Values of the low byte of stdioFileSet.outBits besides a bit's number.
+const (
+	stdioOutBitsNone = 64 // no bit: standard output is not a regular file
+	stdioOutBitsAll  = 65 // every bit: its identity is not trusted
+)
 
 // regularPending reports whether the original standard output is a
 // regular file and holds bytes: one more buffered file to a path
@@ -604,6 +645,9 @@ func (s *stdioStream) relationInfo(f *File, fi FileInfo) uint32 {
 	gen := stdioKindGen.Load() << 2
 	if v := f.stdioAlias.v.Load(); v&3 != stdioUndecided && v&^3 == gen {
 		return v & 3
+	}
+	if stdioFresh(f) {
+		return stdioOther
 	}
 	out := s.outStat()
 	var err error

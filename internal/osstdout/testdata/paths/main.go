@@ -244,6 +244,24 @@ var cases = map[string]func(path string, args []string){
 		f.WriteString("tail\n")
 		f.Close()
 	},
+	// fresh: while a log holds bytes, PATH made by os.Create (f) and
+	// written through f; a second *File appends to it, its second
+	// write buffered; f writes over the append; the file printed.
+	"fresh": func(path string, _ []string) {
+		l := must(os.OpenFile(path+".log", os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o644))
+		l.WriteString("one\n")
+		l.WriteString("two\n")
+		f := must(os.Create(path))
+		f.WriteString("a")
+		g := must(os.OpenFile(path, os.O_WRONLY|os.O_APPEND, 0))
+		g.WriteString("b")
+		g.WriteString("cc")
+		f.WriteString("XYZ")
+		g.Close()
+		f.Close()
+		l.Close()
+		fmt.Printf("%q\n", must(os.ReadFile(path)))
+	},
 	// concurrent: four goroutines each write records to a file of their
 	// own and, after each, stat it by name and read it back, while a
 	// fifth writes records to a shared file; each says where what it
@@ -338,6 +356,17 @@ var cases = map[string]func(path string, args []string){
 			b := must(os.ReadFile(filepath.Join(args[0], d.Name())))
 			must(0, os.WriteFile(filepath.Join(args[1], d.Name()), []byte(strings.ToUpper(string(b))), 0o644))
 			fmt.Fprintf(l, "wrote %s, %d bytes\n", d.Name(), len(b))
+		}
+		l.Close()
+	},
+	// mover LOG DIR: each file of DIR renamed to its name and ".moved",
+	// a line per file to LOG.
+	"mover": func(path string, args []string) {
+		l := must(os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o644))
+		for _, d := range must(os.ReadDir(args[0])) {
+			old := filepath.Join(args[0], d.Name())
+			must(0, os.Rename(old, old+".moved"))
+			fmt.Fprintf(l, "moved %s\n", d.Name())
 		}
 		l.Close()
 	},
