@@ -74,3 +74,22 @@ func TestMedian(t *testing.T) {
 		}
 	}
 }
+
+func TestRoundRatio(t *testing.T) {
+	tests := []struct {
+		name string
+		a, b []float64
+		want float64
+	}{
+		{"none", nil, nil, 0},
+		// Rounds in two bands, each pair in the same one.
+		{"bands", []float64{110, 77, 108, 76, 79}, []float64{100, 70, 100, 75, 75}, 1.08},
+		{"zero reference left out", []float64{2, 3, 4}, []float64{0, 3, 2}, 1.5},
+		{"shorter b", []float64{2, 4, 9}, []float64{1, 2}, 2},
+	}
+	for _, tt := range tests {
+		if got := roundRatio(tt.a, tt.b); got != tt.want {
+			t.Errorf("%s: roundRatio(%v, %v) = %v, want %v", tt.name, tt.a, tt.b, got, tt.want)
+		}
+	}
+}
