@@ -412,10 +412,10 @@ func (c *checker) constantFor(loop *ast.ForStmt) bool {
 	return ok
 }
 
-// constantRange reports whether loop ranges over a composite literal, an
-// array or a constant of at most constLoopMax.
+// constantRange reports whether loop ranges over a list the source
+// fixes (fixedList), an array or a constant of at most constLoopMax.
 func (c *checker) constantRange(loop *ast.RangeStmt) bool {
-	if _, ok := ast.Unparen(loop.X).(*ast.CompositeLit); ok {
+	if c.fixedList(loop.X, 0) {
 		return true
 	}
 	if n, ok := c.intConst(loop.X); ok {
