@@ -177,7 +177,7 @@ func (c *checker) rawFile(fd ast.Expr) string {
 // the call at the top of stack once per iteration and more than a
 // constant few times, or -1 if there is none in the call's function or
 // the call is in the body of an if statement that tests an error, or
-// the loop runs per event (eventLoop, runsProcess).
+// the loop runs per event (eventLoop, runsProcess, readsTerminal).
 func (c *checker) perIteration(stack []ast.Node) int {
 	for i := len(stack) - 2; i >= 0; i-- {
 		child := stack[i+1]
@@ -198,14 +198,14 @@ func (c *checker) perIteration(stack []ast.Node) int {
 			}
 		case *ast.ForStmt:
 			if child != n.Init && !c.constantFor(n) {
-				if c.eventLoop(n) || c.runsProcess(stack, i) {
-					return -1 // per event: events.go
+				if c.eventLoop(n) || c.runsProcess(stack, i) || c.readsTerminal(stack, i) {
+					return -1 // per event: events.go, terminal.go
 				}
 				return c.live(stack, i)
 			}
 		case *ast.RangeStmt:
 			if child == n.Body && !c.constantRange(n) {
-				if c.runsProcess(stack, i) {
+				if c.runsProcess(stack, i) || c.readsTerminal(stack, i) {
 					return -1
 				}
 				return c.live(stack, i)
