@@ -57,6 +57,9 @@ func (c *checker) call(call *ast.CallExpr, stack []ast.Node) {
 		return
 	}
 	loop := stack[i].(ast.Stmt)
+	if r.read && c.seeks(loop, r.fileX) {
+		return // random access: a buffer would be dropped at every Seek
+	}
 	if id := identOf(r.fileX); id != nil {
 		if obj := c.pass.TypesInfo.Uses[id]; obj != nil && within(obj.Pos(), loop) {
 			return // a file per iteration: nothing to buffer across them
@@ -430,6 +433,36 @@ func (c *checker) constantRange(loop *ast.RangeStmt) bool {
 	}
 	a, ok := t.Underlying().(*types.Array)
 	return ok && a.Len() <= constLoopMax
+}
+
+// seeks reports whether loop's body calls Seek on the *os.File file: a
+// read at a new offset each iteration (an archive's member headers),
+// which a bufio.Reader would drop at every Seek.
+func (c *checker) seeks(loop ast.Stmt, file ast.Expr) bool {
+	if file == nil {
+		return false
+	}
+	var body *ast.BlockStmt
+	switch l := loop.(type) {
+	case *ast.ForStmt:
+		body = l.Body
+	case *ast.RangeStmt:
+		body = l.Body
+	}
+	want := exprString(ast.Unparen(file))
+	found := false
+	ast.Inspect(body, func(n ast.Node) bool {
+		call, ok := n.(*ast.CallExpr)
+		if !ok || found {
+			return !found
+		}
+		sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+		if ok && sel.Sel.Name == "Seek" && isOSFile(c.pass.TypesInfo.TypeOf(sel.X)) && exprString(ast.Unparen(sel.X)) == want {
+			found = true
+		}
+		return !found
+	})
+	return found
 }
 
 // intConst returns the value of e if it is an integer constant.
