@@ -180,8 +180,12 @@ func (c *checker) rawFile(fd ast.Expr) string {
 // the call at the top of stack once per iteration and more than a
 // constant few times, or -1 if there is none in the call's function or
 // the call is in the body of an if statement that tests an error, or
-// the loop runs per event (eventLoop, runsProcess, readsTerminal).
+// the loop runs per event (eventLoop, runsProcess, readsTerminal), or
+// the call logs at the debug level (debugLog).
 func (c *checker) perIteration(stack []ast.Node) int {
+	if c.debugLog(stack[len(stack)-1]) {
+		return -1 // debug output: debuglog.go
+	}
 	for i := len(stack) - 2; i >= 0; i-- {
 		child := stack[i+1]
 		switch n := stack[i].(type) {
@@ -766,8 +770,12 @@ func diagnostic(r *record, fixed bool) analysis.Diagnostic {
 // function, in the body of an if that tests an error, counts one or is
 // false, in a type switch's case of an error type, or in a block other
 // than the function's body that ends by leaving: it runs on failure, once
-// or never.
+// or never. A call that logs at the debug level (debugLog) is excluded
+// too: its output is not the program's.
 func (c *checker) inErrorBranch(stack []ast.Node) bool {
+	if c.debugLog(stack[len(stack)-1]) {
+		return true // debug output, not the program's: debuglog.go
+	}
 	for i := len(stack) - 2; i >= 1; i-- {
 		child := stack[i+1]
 		switch n := stack[i].(type) {
