@@ -57,6 +57,9 @@ func (c *checker) call(call *ast.CallExpr, stack []ast.Node) {
 		return
 	}
 	loop := stack[i].(ast.Stmt)
+	if r.read && c.seeks(loop, r.fileX) {
+		return // random access: a buffer would be dropped at every Seek
+	}
 	if id := identOf(r.fileX); id != nil {
 		if obj := c.pass.TypesInfo.Uses[id]; obj != nil && within(obj.Pos(), loop) {
 			return // a file per iteration: nothing to buffer across them
@@ -177,8 +180,12 @@ func (c *checker) rawFile(fd ast.Expr) string {
 // the call at the top of stack once per iteration and more than a
 // constant few times, or -1 if there is none in the call's function or
 // the call is in the body of an if statement that tests an error, or
-// the loop runs per event (eventLoop, runsProcess).
+// the loop runs per event (eventLoop, runsProcess, readsTerminal), or
+// the call logs at the debug level (debugLog).
 func (c *checker) perIteration(stack []ast.Node) int {
+	if c.debugLog(stack[len(stack)-1]) {
+		return -1 // debug output: debuglog.go
+	}
 	for i := len(stack) - 2; i >= 0; i-- {
 		child := stack[i+1]
 		switch n := stack[i].(type) {
@@ -198,14 +205,14 @@ func (c *checker) perIteration(stack []ast.Node) int {
 			}
 		case *ast.ForStmt:
 			if child != n.Init && !c.constantFor(n) {
-				if c.eventLoop(n) || c.runsProcess(stack, i) {
-					return -1 // per event: events.go
+				if c.eventLoop(n) || c.runsProcess(stack, i) || c.readsTerminal(stack, i) {
+					return -1 // per event: events.go, terminal.go
 				}
 				return c.live(stack, i)
 			}
 		case *ast.RangeStmt:
 			if child == n.Body && !c.constantRange(n) {
-				if c.runsProcess(stack, i) {
+				if c.runsProcess(stack, i) || c.readsTerminal(stack, i) {
 					return -1
 				}
 				return c.live(stack, i)
@@ -412,10 +419,10 @@ func (c *checker) constantFor(loop *ast.ForStmt) bool {
 	return ok
 }
 
-// constantRange reports whether loop ranges over a composite literal, an
-// array or a constant of at most constLoopMax.
+// constantRange reports whether loop ranges over a list the source
+// fixes (fixedList), an array or a constant of at most constLoopMax.
 func (c *checker) constantRange(loop *ast.RangeStmt) bool {
-	if _, ok := ast.Unparen(loop.X).(*ast.CompositeLit); ok {
+	if c.fixedList(loop.X, 0) {
 		return true
 	}
 	if n, ok := c.intConst(loop.X); ok {
@@ -430,6 +437,36 @@ func (c *checker) constantRange(loop *ast.RangeStmt) bool {
 	}
 	a, ok := t.Underlying().(*types.Array)
 	return ok && a.Len() <= constLoopMax
+}
+
+// seeks reports whether loop's body calls Seek on the *os.File file: a
+// read at a new offset each iteration (an archive's member headers),
+// which a bufio.Reader would drop at every Seek.
+func (c *checker) seeks(loop ast.Stmt, file ast.Expr) bool {
+	if file == nil {
+		return false
+	}
+	var body *ast.BlockStmt
+	switch l := loop.(type) {
+	case *ast.ForStmt:
+		body = l.Body
+	case *ast.RangeStmt:
+		body = l.Body
+	}
+	want := exprString(ast.Unparen(file))
+	found := false
+	ast.Inspect(body, func(n ast.Node) bool {
+		call, ok := n.(*ast.CallExpr)
+		if !ok || found {
+			return !found
+		}
+		sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+		if ok && sel.Sel.Name == "Seek" && isOSFile(c.pass.TypesInfo.TypeOf(sel.X)) && exprString(ast.Unparen(sel.X)) == want {
+			found = true
+		}
+		return !found
+	})
+	return found
 }
 
 // intConst returns the value of e if it is an integer constant.
@@ -733,8 +770,12 @@ func diagnostic(r *record, fixed bool) analysis.Diagnostic {
 // function, in the body of an if that tests an error, counts one or is
 // false, in a type switch's case of an error type, or in a block other
 // than the function's body that ends by leaving: it runs on failure, once
-// or never.
+// or never. A call that logs at the debug level (debugLog) is excluded
+// too: its output is not the program's.
 func (c *checker) inErrorBranch(stack []ast.Node) bool {
+	if c.debugLog(stack[len(stack)-1]) {
+		return true // debug output, not the program's: debuglog.go
+	}
 	for i := len(stack) - 2; i >= 1; i-- {
 		child := stack[i+1]
 		switch n := stack[i].(type) {
