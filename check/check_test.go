@@ -31,6 +31,7 @@ func TestAnalyzer(t *testing.T) {
 		{"dispatch", false},
 		{"deadflag", false},
 		{"events", false},
+		{"example.com/scanmain", false}, // and scanlib, colorlib for their facts
 	}
 	dir := analysistest.TestData()
 	for _, tt := range tests {

@@ -82,7 +82,7 @@ func (fl *flow) dispatchThroughs(call *ast.CallExpr, fn *types.Func) []through {
 	if iface == nil || !types.IsInterface(iface) {
 		return nil
 	}
-	var ths []through
+	ths := fl.funcTypeThroughs(call, fn, iface)
 	for _, m := range fl.implsOf(iface, fn.Name()) {
 		sum := fl.summary(m)
 		if sum == nil {
@@ -90,7 +90,7 @@ func (fl *flow) dispatchThroughs(call *ast.CallExpr, fn *types.Func) []through {
 		}
 		msig := m.Type().(*types.Signature)
 		for _, sk := range sum.Sinks {
-			if sk.Param < 0 {
+			if sk.Param < 0 || sk.Method != "" {
 				continue // a file of its own: the call may never reach this type
 			}
 			x := callArg(call, sig, sk.Param)

@@ -46,7 +46,11 @@ func (*funcFact) AFact() {}
 func (f *funcFact) String() string {
 	var parts []string
 	for _, s := range f.Sinks {
-		parts = append(parts, fmt.Sprintf("sink(%d%s%s call=%v loop=%v)", s.Param, dotPath(s.Path), s.File, s.Call, s.Loop))
+		method := ""
+		if s.Method != "" {
+			method = " method=" + s.Method
+		}
+		parts = append(parts, fmt.Sprintf("sink(%d%s%s%s call=%v loop=%v)", s.Param, dotPath(s.Path), s.File, method, s.Call, s.Loop))
 	}
 	for _, fl := range f.Flows {
 		parts = append(parts, fmt.Sprintf("flow(result %d%s <- %d%s %s call=%v)", fl.Result, dotPath(fl.RPath), fl.Param, dotPath(fl.PPath), fl.File, fl.Call))
@@ -73,6 +77,7 @@ type Sink struct {
 	Stdout bool   // File is os.Stdout
 	Path   string // the field path in it, "" for the parameter itself
 	Call   bool   // the function calls the func value there, which writes
+	Method string // the function calls this method of the interface value there (reverse.go)
 	Loop   bool   // per record: in a loop of the function, or of a callee
 	Trail  Trail
 }
@@ -147,6 +152,7 @@ type site struct {
 	loop     ast.Stmt      // the loop it runs once per iteration of, or nil
 	excluded bool          // in an error branch, dead code or a block that leaves
 	deferred bool          // the call of a go or defer statement
+	beside   bool          // in no loop, beside a process its function starts whenever it runs (besideProcess)
 }
 
 // A function literal passed as an argument is taken as part of the
@@ -226,6 +232,7 @@ func (c *checker) interprocedural(ins *inspector.Inspector) {
 		}
 	}
 	fl.exportFields()
+	fl.exportVars()
 	fl.report()
 }
 
@@ -252,7 +259,7 @@ func (fl *flow) collect(ins *inspector.Inspector) {
 			}
 			fl.lits = append(fl.lits, litSpan{pos: n.Pos(), end: n.End(), parent: parent})
 			open = append(open, len(fl.lits)-1)
-			if call, ok := stack[len(stack)-2].(*ast.CallExpr); ok && call.Fun != n {
+			if call, ok := stack[len(stack)-2].(*ast.CallExpr); ok && call.Fun != n && !isConversion(info, call) {
 				passed[n] = true
 			}
 		case *ast.FuncDecl:
@@ -282,7 +289,8 @@ func (fl *flow) collect(ins *inspector.Inspector) {
 			if i := fl.c.perIteration(stack); i >= 0 {
 				s.loop = stack[i].(ast.Stmt)
 			} else {
-				s.excluded = fl.c.inErrorBranch(stack)
+				s.excluded = fl.c.excludedOnce(stack)
+				s.beside = fl.c.besideProcess(stack)
 			}
 			fl.sites = append(fl.sites, s)
 			if lit != nil {
@@ -437,8 +445,11 @@ func (fl *flow) summarize() {
 		if fn == nil || s.excluded || s.owner != nil {
 			continue
 		}
+		fl.methodSinks(fn, s)
 		for _, ev := range fl.eventsOf(s) {
 			switch {
+			case s.beside && !ev.loop:
+				// Once per call, beside a process started per call.
 			case fl.direct[s.call] && !ev.via:
 			case ev.t.param >= 0:
 				fl.addSink(fn, Sink{Param: ev.t.param, Path: ev.t.ppath, Loop: ev.loop, Trail: ev.trail})
@@ -530,9 +541,9 @@ func (fl *flow) resultOrigins(call *ast.CallExpr, index int) []origin {
 func (fl *flow) addSink(fn *types.Func, s Sink) {
 	f := fl.own(fn)
 	var changed bool
-	f.Sinks, changed = merge(f.Sinks, s, func(a Sink) bool {
-		return a.Param == s.Param && a.Path == s.Path && a.Call == s.Call && a.File == s.File
-	}, func(a Sink) int { return rank(a.Loop, a.Trail) })
+	f.Sinks, changed = mergeTrails(f.Sinks, s, func(a Sink) bool {
+		return a.Param == s.Param && a.Path == s.Path && a.Call == s.Call && a.File == s.File && a.Method == s.Method
+	}, func(a Sink) Trail { return a.Trail }, func(a Sink) int { return rank(a.Loop, a.Trail) })
 	fl.changed = fl.changed || changed
 }
 
@@ -540,25 +551,10 @@ func (fl *flow) addSink(fn *types.Func, s Sink) {
 func (fl *flow) addFlow(fn *types.Func, x Flow) {
 	f := fl.own(fn)
 	var changed bool
-	f.Flows, changed = merge(f.Flows, x, func(a Flow) bool {
+	f.Flows, changed = mergeTrails(f.Flows, x, func(a Flow) bool {
 		return a.Result == x.Result && a.RPath == x.RPath && a.Param == x.Param && a.PPath == x.PPath && a.File == x.File && a.Call == x.Call
-	}, func(a Flow) int { return rank(a.Loop, a.Trail) })
+	}, func(a Flow) Trail { return a.Trail }, func(a Flow) int { return rank(a.Loop, a.Trail) })
 	fl.changed = fl.changed || changed
-}
-
-// merge adds x to list unless list has one like it (same), which x
-// replaces if it ranks higher; it reports whether list changed.
-func merge[T any](list []T, x T, same func(T) bool, rank func(T) int) ([]T, bool) {
-	for i, old := range list {
-		if same(old) {
-			if rank(x) > rank(old) {
-				list[i] = x
-				return list, true
-			}
-			return list, false
-		}
-	}
-	return append(list, x), true
 }
 
 // rank orders the trails of one sink or flow for the message: per
@@ -874,6 +870,10 @@ func (fl *flow) throughs(s *site) []through {
 	}
 	var ths []through
 	for _, sk := range sum.Sinks {
+		if sk.Method != "" {
+			ths = append(ths, fl.methodThroughs(call, fn, sk)...)
+			continue
+		}
 		if sk.Param < 0 {
 			step := &Step{Pkg: fn.Pkg().Name(), Func: funcName(fn)}
 			ths = append(ths, through{fixed: &target{param: -1, file: sk.File, stdout: sk.Stdout}, loop: sk.Loop, trail: sk.Trail, step: step})
@@ -1072,6 +1072,9 @@ func (fl *flow) computeOrigins(e ast.Expr) []origin {
 		if v.Pkg() == fl.c.pass.Pkg {
 			return fl.varOrigins(e.Sel)
 		}
+		if os := fl.importedVarOrigins(v); os != nil {
+			return os
+		}
 		if isOSFile(v.Type()) {
 			read := v.Pkg() != nil && v.Pkg().Path() == "os" && v.Name() == "Stdin"
 			return []origin{{t: target{param: -1, file: exprString(e), read: read}}}
@@ -1099,6 +1102,9 @@ func (fl *flow) computeOrigins(e ast.Expr) []origin {
 				continue
 			}
 			for _, ev := range fl.eventsOf(s) {
+				if s.beside && !ev.loop {
+					continue
+				}
 				os = append(os, origin{t: ev.t, call: true, loop: ev.loop, trail: ev.trail})
 			}
 		}
@@ -1248,6 +1254,9 @@ func (fl *flow) varOrigins(id *ast.Ident) []origin {
 		var vs []origin
 		switch call, ok := ast.Unparen(a.value).(*ast.CallExpr); {
 		case a.value == nil:
+		case ok && a.path != "":
+			// x.f, err = os.Create(name): a file stored in a field.
+			vs = fl.resultOrigins(call, a.index)
 		case ok && a.index > 0:
 			vs = fl.callOrigins(call, a.index)
 		case ok:
