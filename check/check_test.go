@@ -32,6 +32,8 @@ func TestAnalyzer(t *testing.T) {
 		{"deadflag", false},
 		{"events", false},
 		{"example.com/scanmain", false}, // and scanlib, colorlib for their facts
+		{"example.com/rendlib", false},
+		{"example.com/rendmain", false},
 	}
 	dir := analysistest.TestData()
 	for _, tt := range tests {

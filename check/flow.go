@@ -37,8 +37,9 @@ const bufPath = "#buf"
 
 // funcFact is what a function does with the writers it is given.
 type funcFact struct {
-	Sinks []Sink
-	Flows []Flow
+	Sinks  []Sink
+	Flows  []Flow
+	Stores []Flow // what it stores in a parameter's field: Result is the parameter (stored.go)
 }
 
 func (*funcFact) AFact() {}
@@ -54,6 +55,9 @@ func (f *funcFact) String() string {
 	}
 	for _, fl := range f.Flows {
 		parts = append(parts, fmt.Sprintf("flow(result %d%s <- %d%s %s call=%v)", fl.Result, dotPath(fl.RPath), fl.Param, dotPath(fl.PPath), fl.File, fl.Call))
+	}
+	for _, st := range f.Stores {
+		parts = append(parts, fmt.Sprintf("store(%d%s <- %d%s%s)", st.Result, dotPath(st.RPath), st.Param, dotPath(st.PPath), st.File))
 	}
 	return strings.Join(parts, " ")
 }
@@ -176,18 +180,21 @@ type event struct {
 
 // flow is the interprocedural check of one package.
 type flow struct {
-	c       *checker
-	sites   []*site
-	byLit   map[*ast.FuncLit][]*site // the calls each literal owns or is the innermost literal of
-	lits    []litSpan                // every function literal, in source order
-	returns map[*ast.FuncDecl][]*ast.ReturnStmt
-	assigns map[*types.Var][]*assign
-	fields  map[*types.Var][]ast.Expr // values stored in this package's struct fields
-	params  map[*types.Var]int        // index of each parameter of the package's function declarations
-	funcs   map[*types.Func]*funcFact // this package's summaries
-	decls   map[*ast.FuncDecl]*types.Func
-	direct  map[*ast.CallExpr]bool // calls the per-record check reports
-	impls   map[any][]*types.Func  // the methods an interface method call may run (implsOf)
+	c         *checker
+	sites     []*site
+	byLit     map[*ast.FuncLit][]*site // the calls each literal owns or is the innermost literal of
+	lits      []litSpan                // every function literal, in source order
+	returns   map[*ast.FuncDecl][]*ast.ReturnStmt
+	assigns   map[*types.Var][]*assign
+	fields    map[*types.Var][]ast.Expr // values stored in this package's struct fields
+	params    map[*types.Var]int        // index of each parameter of the package's function declarations
+	funcs     map[*types.Func]*funcFact // this package's summaries
+	decls     map[*ast.FuncDecl]*types.Func
+	direct    map[*ast.CallExpr]bool     // calls the per-record check reports
+	impls     map[any][]*types.Func      // the methods an interface method call may run (implsOf)
+	stores    map[*types.Var][]storeSite // the calls each variable is given to, which may store in it (stored.go)
+	paramFunc map[*types.Var]*types.Func // the function of each parameter (funcOf)
+	ranges    map[*types.Var]ast.Expr    // the range expression of each func-typed range variable
 
 	// Per round of the fixed point.
 	origins map[ast.Expr][]origin
@@ -227,7 +234,7 @@ func (c *checker) interprocedural(ins *inspector.Inspector) {
 		// Only an exported function can be called from another package;
 		// what an unexported one does is in the summaries of those that
 		// call it.
-		if fn.Exported() && len(f.Sinks)+len(f.Flows) > 0 && !strings.HasSuffix(c.pass.Fset.File(fn.Pos()).Name(), "_test.go") {
+		if fn.Exported() && len(f.Sinks)+len(f.Flows)+len(f.Stores) > 0 && !strings.HasSuffix(c.pass.Fset.File(fn.Pos()).Name(), "_test.go") {
 			c.pass.ExportObjectFact(fn, f)
 		}
 	}
@@ -242,7 +249,7 @@ func (fl *flow) collect(ins *inspector.Inspector) {
 	info := fl.c.pass.TypesInfo
 	passed := map[*ast.FuncLit]bool{}
 	var open []int // the literals the traversal is in
-	types_ := []ast.Node{(*ast.FuncDecl)(nil), (*ast.FuncLit)(nil), (*ast.CallExpr)(nil), (*ast.AssignStmt)(nil), (*ast.ValueSpec)(nil), (*ast.ReturnStmt)(nil), (*ast.CompositeLit)(nil)}
+	types_ := []ast.Node{(*ast.FuncDecl)(nil), (*ast.FuncLit)(nil), (*ast.CallExpr)(nil), (*ast.AssignStmt)(nil), (*ast.ValueSpec)(nil), (*ast.ReturnStmt)(nil), (*ast.CompositeLit)(nil), (*ast.RangeStmt)(nil)}
 	ins.WithStack(types_, func(n ast.Node, push bool, stack []ast.Node) bool {
 		if !push {
 			if _, ok := n.(*ast.FuncLit); ok {
@@ -277,10 +284,13 @@ func (fl *flow) collect(ins *inspector.Inspector) {
 			for j := range sig.Params().Len() {
 				fl.params[sig.Params().At(j)] = i + j
 			}
+		case *ast.RangeStmt:
+			fl.collectRange(n)
 		case *ast.CallExpr:
 			if decl == nil {
 				return true
 			}
+			fl.collectStoreSite(n)
 			s := &site{call: n, decl: decl, lit: lit, owner: owner(stack, passed)}
 			switch stack[len(stack)-2].(type) {
 			case *ast.DeferStmt, *ast.GoStmt:
@@ -292,6 +302,7 @@ func (fl *flow) collect(ins *inspector.Inspector) {
 				s.excluded = fl.c.excludedOnce(stack)
 				s.beside = fl.c.besideProcess(stack)
 			}
+			s.excluded = s.excluded || fl.c.debugLog(n)
 			fl.sites = append(fl.sites, s)
 			if lit != nil {
 				fl.byLit[lit] = append(fl.byLit[lit], s)
@@ -488,6 +499,7 @@ func (fl *flow) summarize() {
 			}
 		}
 	}
+	fl.summarizeStores()
 	for decl, rets := range fl.returns {
 		fn := fl.decls[decl]
 		if fn == nil {
@@ -810,7 +822,7 @@ func (fl *flow) throughs(s *site) []through {
 		if s.deferred {
 			return nil // it runs at the function's end, or concurrently
 		}
-		return []through{{x: x, call: true}}
+		return append([]through{{x: x, call: true}}, fl.valueThroughs(call, x)...)
 	}
 	fn, ok := typeutil.Callee(info, call).(*types.Func)
 	if !ok || fn.Pkg() == nil {
@@ -1213,7 +1225,7 @@ func (fl *flow) callOrigins(call *ast.CallExpr, index int) []origin {
 			}
 		}
 	}
-	return os
+	return fl.setterStores(call, fn, sum, index, os)
 }
 
 // varOrigins returns what the variable id names may hold where id is.
@@ -1273,6 +1285,7 @@ func (fl *flow) varOrigins(id *ast.Ident) []origin {
 		}
 		os = append(os, shiftPath(vs, a.path)...)
 	}
+	os = append(os, fl.storedOrigins(v)...)
 	if other {
 		// Some value is not a file (a strings.Builder, a bufio.Writer on
 		// some path, one not followed): the variable is not taken for a
