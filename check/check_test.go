@@ -34,6 +34,7 @@ func TestAnalyzer(t *testing.T) {
 		{"example.com/scanmain", false}, // and scanlib, colorlib for their facts
 		{"example.com/rendlib", false},
 		{"example.com/rendmain", false},
+		{"example.com/parsemain", false}, // and parselib, jsonw, senw for their facts
 	}
 	dir := analysistest.TestData()
 	for _, tt := range tests {

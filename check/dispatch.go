@@ -88,6 +88,7 @@ func (fl *flow) dispatchThroughs(call *ast.CallExpr, fn *types.Func) []through {
 		if sum == nil {
 			continue
 		}
+		ths = append(ths, fl.variadicThroughs(call, m, sum)...)
 		msig := m.Type().(*types.Signature)
 		for _, sk := range sum.Sinks {
 			if sk.Param < 0 || sk.Method != "" {

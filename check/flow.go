@@ -105,6 +105,7 @@ type Trail struct {
 	Via   []Step // the functions from the caller's callee down, outermost first
 	What  string // the write: "fmt.Fprintf", "bufio.Writer.Flush"
 	At    string // its position: "table.go:265"
+	Pkg   string // its package's path: At's file name may be another package's too
 	Flush bool   // the write is the Flush of the program's own buffer
 	Loop  bool   // the write is in a loop of its own function
 }
@@ -816,7 +817,7 @@ func (fl *flow) throughs(s *site) []through {
 	call := s.call
 	info := fl.c.pass.TypesInfo
 	here := func(what string, flush bool) Trail {
-		return Trail{What: what, At: fl.position(call.Pos()), Flush: flush}
+		return Trail{What: what, At: fl.position(call.Pos()), Pkg: fl.c.pass.Pkg.Path(), Flush: flush}
 	}
 	if x, ok := fl.funcValue(call); ok {
 		if s.deferred {
@@ -880,7 +881,7 @@ func (fl *flow) throughs(s *site) []through {
 	if sum == nil {
 		return nil
 	}
-	var ths []through
+	ths := fl.variadicThroughs(call, fn, sum)
 	for _, sk := range sum.Sinks {
 		if sk.Method != "" {
 			ths = append(ths, fl.methodThroughs(call, fn, sk)...)
@@ -1030,7 +1031,7 @@ func distinctOrigins(os []origin) []origin {
 	at := make(map[key]int, len(os))
 	out := os[:0:0]
 	for _, o := range os {
-		k := key{o.path, o.t, o.call, o.trail.What, o.trail.At}
+		k := key{o.path, o.t, o.call, o.trail.What, o.trail.key()}
 		if i, ok := at[k]; ok {
 			if rank(o.loop, o.trail) > rank(out[i].loop, out[i].trail) {
 				out[i] = o
@@ -1475,7 +1476,7 @@ func (fl *flow) report() {
 	fl.origins, fl.events, fl.busy = map[ast.Expr][]origin{}, map[*site][]event{}, map[any]bool{}
 	seen := map[string]bool{}
 	for call := range fl.direct {
-		seen[fl.position(call.Pos())] = true
+		seen[fl.c.pass.Pkg.Path()+" "+fl.position(call.Pos())] = true
 	}
 	for _, s := range fl.sites {
 		if s.excluded || fl.direct[s.call] || fl.c.skipped(s.call) {
@@ -1489,12 +1490,12 @@ func (fl *flow) report() {
 			// A write the direct check reports, or that a call of the
 			// function literal it is in was reported for, is not
 			// reported again.
-			key := ev.trail.At + " " + ev.t.file
-			if (seen[key] && s.lit != nil) || (seen[ev.trail.At] && !ev.trail.Flush) {
+			key := ev.trail.key() + " " + ev.t.file
+			if (seen[key] && s.lit != nil) || (seen[ev.trail.key()] && !ev.trail.Flush) {
 				continue
 			}
 			i := slices.IndexFunc(groups, func(g []event) bool {
-				return g[0].trail.At == ev.trail.At && g[0].trail.What == ev.trail.What && g[0].trail.Flush == ev.trail.Flush
+				return g[0].trail.key() == ev.trail.key() && g[0].trail.What == ev.trail.What && g[0].trail.Flush == ev.trail.Flush
 			})
 			if i < 0 {
 				groups = append(groups, nil)
@@ -1504,7 +1505,7 @@ func (fl *flow) report() {
 		}
 		for _, g := range groups {
 			for _, ev := range g {
-				seen[ev.trail.At+" "+ev.t.file] = true
+				seen[ev.trail.key()+" "+ev.t.file] = true
 			}
 			fl.c.pass.Report(analysis.Diagnostic{Pos: s.call.Pos(), End: s.call.End(), Category: "per-record", Message: fl.message(g)})
 		}

@@ -170,7 +170,7 @@ func fieldType(t types.Type, pkg *types.Package, path string) types.Type {
 // one, returned by a constructor of that package), and a func type's
 // method calls the func.
 func (fl *flow) funcTypeThroughs(call *ast.CallExpr, fn *types.Func, iface *types.Named) []through {
-	if iface.Obj().Pkg() == fl.c.pass.Pkg {
+	if iface.Obj().Pkg() == fl.c.pass.Pkg || !implementable(iface) {
 		return nil
 	}
 	recv := callArg(call, fn.Type().(*types.Signature), 0)
@@ -187,4 +187,43 @@ func (fl *flow) funcTypeThroughs(call *ast.CallExpr, fn *types.Func, iface *type
 func isConversion(info *types.Info, call *ast.CallExpr) bool {
 	tv, ok := info.Types[call.Fun]
 	return ok && tv.IsType()
+}
+
+// variadicThroughs returns the callbacks a call of fn passes among
+// variadic options of an empty interface type, where fn calls a func
+// value it holds per record: ojg's p.ParseReader(os.Stdin, write) takes
+// write among its ...any options, stores it (wrapped in a closure of a
+// type switch's case) and calls it per document parsed. Where the func
+// value ends up is not followed; that fn calls one per record, and
+// that the options are of no type but any, says it is the callback.
+func (fl *flow) variadicThroughs(call *ast.CallExpr, fn *types.Func, sum *funcFact) []through {
+	sig := fn.Type().(*types.Signature)
+	n := sig.Params().Len()
+	if !sig.Variadic() || call.Ellipsis.IsValid() || len(call.Args) < n {
+		return nil
+	}
+	sl, ok := sig.Params().At(n - 1).Type().(*types.Slice)
+	if !ok {
+		return nil
+	}
+	if it, ok := sl.Elem().Underlying().(*types.Interface); !ok || it.NumMethods() > 0 {
+		return nil
+	}
+	callsPerRecord := false
+	for _, sk := range sum.Sinks {
+		callsPerRecord = callsPerRecord || (sk.Call && sk.Loop && sk.Param >= 0)
+	}
+	if !callsPerRecord {
+		return nil
+	}
+	var ths []through
+	name := sig.Params().At(n - 1).Name()
+	for _, a := range call.Args[n-1:] {
+		if _, ok := fl.c.pass.TypesInfo.TypeOf(a).Underlying().(*types.Signature); !ok {
+			continue
+		}
+		step := &Step{Pkg: fn.Pkg().Name(), Func: funcName(fn), Arg: name}
+		ths = append(ths, through{x: a, call: true, loop: true, step: step})
+	}
+	return ths
 }

@@ -26,7 +26,7 @@ func mergeTrails[T any](list []T, x T, same func(T) bool, trail func(T) Trail, r
 			first = i
 		}
 		n++
-		if ot := trail(old); ot.At == xt.At && ot.What == xt.What && ot.Flush == xt.Flush {
+		if ot := trail(old); ot.key() == xt.key() && ot.What == xt.What && ot.Flush == xt.Flush {
 			if rank(x) > rank(old) {
 				list[i] = x
 				return list, true
@@ -43,3 +43,7 @@ func mergeTrails[T any](list []T, x T, same func(T) bool, trail func(T) Trail, r
 	}
 	return list, false
 }
+
+// key tells the write a trail reaches from every other: its package and
+// position (oj/writer.go:146 and sen/writer.go:146 are two writes).
+func (t Trail) key() string { return t.Pkg + " " + t.At }
