@@ -291,7 +291,12 @@ func (fl *flow) collect(ins *inspector.Inspector) {
 			if decl == nil {
 				return true
 			}
-			fl.collectStoreSite(n)
+			if lit == nil {
+				// A store in a function literal happens where it is
+				// called, if ever (pflag's Usage closure sets the
+				// output): only a function's own calls count.
+				fl.collectStoreSite(n)
+			}
 			s := &site{call: n, decl: decl, lit: lit, owner: owner(stack, passed)}
 			switch stack[len(stack)-2].(type) {
 			case *ast.DeferStmt, *ast.GoStmt:
