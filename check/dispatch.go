@@ -92,7 +92,10 @@ func (fl *flow) dispatchThroughs(call *ast.CallExpr, fn *types.Func) []through {
 		msig := m.Type().(*types.Signature)
 		for _, sk := range sum.Sinks {
 			if sk.Param < 0 || sk.Method != "" {
-				continue // a file of its own: the call may never reach this type
+				// A file of its own: the call may never reach this type.
+				// A method it calls on a field: followed where the
+				// method's own package calls it.
+				continue
 			}
 			x := callArg(call, sig, sk.Param)
 			if x == nil {
