@@ -31,6 +31,10 @@ func TestAnalyzer(t *testing.T) {
 		{"dispatch", false},
 		{"deadflag", false},
 		{"events", false},
+		{"example.com/scanmain", false}, // and scanlib, colorlib for their facts
+		{"example.com/rendlib", false},
+		{"example.com/rendmain", false},
+		{"example.com/parsemain", false}, // and parselib, jsonw, senw for their facts
 	}
 	dir := analysistest.TestData()
 	for _, tt := range tests {

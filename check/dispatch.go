@@ -82,16 +82,20 @@ func (fl *flow) dispatchThroughs(call *ast.CallExpr, fn *types.Func) []through {
 	if iface == nil || !types.IsInterface(iface) {
 		return nil
 	}
-	var ths []through
+	ths := fl.funcTypeThroughs(call, fn, iface)
 	for _, m := range fl.implsOf(iface, fn.Name()) {
 		sum := fl.summary(m)
 		if sum == nil {
 			continue
 		}
+		ths = append(ths, fl.variadicThroughs(call, m, sum)...)
 		msig := m.Type().(*types.Signature)
 		for _, sk := range sum.Sinks {
-			if sk.Param < 0 {
-				continue // a file of its own: the call may never reach this type
+			if sk.Param < 0 || sk.Method != "" {
+				// A file of its own: the call may never reach this type.
+				// A method it calls on a field: followed where the
+				// method's own package calls it.
+				continue
 			}
 			x := callArg(call, sig, sk.Param)
 			if x == nil {

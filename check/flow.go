@@ -37,8 +37,9 @@ const bufPath = "#buf"
 
 // funcFact is what a function does with the writers it is given.
 type funcFact struct {
-	Sinks []Sink
-	Flows []Flow
+	Sinks  []Sink
+	Flows  []Flow
+	Stores []Flow // what it stores in a parameter's field: Result is the parameter (stored.go)
 }
 
 func (*funcFact) AFact() {}
@@ -46,10 +47,17 @@ func (*funcFact) AFact() {}
 func (f *funcFact) String() string {
 	var parts []string
 	for _, s := range f.Sinks {
-		parts = append(parts, fmt.Sprintf("sink(%d%s%s call=%v loop=%v)", s.Param, dotPath(s.Path), s.File, s.Call, s.Loop))
+		method := ""
+		if s.Method != "" {
+			method = " method=" + s.Method
+		}
+		parts = append(parts, fmt.Sprintf("sink(%d%s%s%s call=%v loop=%v)", s.Param, dotPath(s.Path), s.File, method, s.Call, s.Loop))
 	}
 	for _, fl := range f.Flows {
 		parts = append(parts, fmt.Sprintf("flow(result %d%s <- %d%s %s call=%v)", fl.Result, dotPath(fl.RPath), fl.Param, dotPath(fl.PPath), fl.File, fl.Call))
+	}
+	for _, st := range f.Stores {
+		parts = append(parts, fmt.Sprintf("store(%d%s <- %d%s%s)", st.Result, dotPath(st.RPath), st.Param, dotPath(st.PPath), st.File))
 	}
 	return strings.Join(parts, " ")
 }
@@ -73,6 +81,7 @@ type Sink struct {
 	Stdout bool   // File is os.Stdout
 	Path   string // the field path in it, "" for the parameter itself
 	Call   bool   // the function calls the func value there, which writes
+	Method string // the function calls this method of the interface value there (reverse.go)
 	Loop   bool   // per record: in a loop of the function, or of a callee
 	Trail  Trail
 }
@@ -96,6 +105,7 @@ type Trail struct {
 	Via   []Step // the functions from the caller's callee down, outermost first
 	What  string // the write: "fmt.Fprintf", "bufio.Writer.Flush"
 	At    string // its position: "table.go:265"
+	Pkg   string // its package's path: At's file name may be another package's too
 	Flush bool   // the write is the Flush of the program's own buffer
 	Loop  bool   // the write is in a loop of its own function
 }
@@ -147,6 +157,7 @@ type site struct {
 	loop     ast.Stmt      // the loop it runs once per iteration of, or nil
 	excluded bool          // in an error branch, dead code or a block that leaves
 	deferred bool          // the call of a go or defer statement
+	beside   bool          // in no loop, beside a process its function starts whenever it runs (besideProcess)
 }
 
 // A function literal passed as an argument is taken as part of the
@@ -170,18 +181,21 @@ type event struct {
 
 // flow is the interprocedural check of one package.
 type flow struct {
-	c       *checker
-	sites   []*site
-	byLit   map[*ast.FuncLit][]*site // the calls each literal owns or is the innermost literal of
-	lits    []litSpan                // every function literal, in source order
-	returns map[*ast.FuncDecl][]*ast.ReturnStmt
-	assigns map[*types.Var][]*assign
-	fields  map[*types.Var][]ast.Expr // values stored in this package's struct fields
-	params  map[*types.Var]int        // index of each parameter of the package's function declarations
-	funcs   map[*types.Func]*funcFact // this package's summaries
-	decls   map[*ast.FuncDecl]*types.Func
-	direct  map[*ast.CallExpr]bool // calls the per-record check reports
-	impls   map[any][]*types.Func  // the methods an interface method call may run (implsOf)
+	c         *checker
+	sites     []*site
+	byLit     map[*ast.FuncLit][]*site // the calls each literal owns or is the innermost literal of
+	lits      []litSpan                // every function literal, in source order
+	returns   map[*ast.FuncDecl][]*ast.ReturnStmt
+	assigns   map[*types.Var][]*assign
+	fields    map[*types.Var][]ast.Expr // values stored in this package's struct fields
+	params    map[*types.Var]int        // index of each parameter of the package's function declarations
+	funcs     map[*types.Func]*funcFact // this package's summaries
+	decls     map[*ast.FuncDecl]*types.Func
+	direct    map[*ast.CallExpr]bool     // calls the per-record check reports
+	impls     map[any][]*types.Func      // the methods an interface method call may run (implsOf)
+	stores    map[*types.Var][]storeSite // the calls each variable is given to, which may store in it (stored.go)
+	paramFunc map[*types.Var]*types.Func // the function of each parameter (funcOf)
+	ranges    map[*types.Var]ast.Expr    // the range expression of each func-typed range variable
 
 	// Per round of the fixed point.
 	origins map[ast.Expr][]origin
@@ -221,11 +235,12 @@ func (c *checker) interprocedural(ins *inspector.Inspector) {
 		// Only an exported function can be called from another package;
 		// what an unexported one does is in the summaries of those that
 		// call it.
-		if fn.Exported() && len(f.Sinks)+len(f.Flows) > 0 && !strings.HasSuffix(c.pass.Fset.File(fn.Pos()).Name(), "_test.go") {
+		if fn.Exported() && len(f.Sinks)+len(f.Flows)+len(f.Stores) > 0 && !strings.HasSuffix(c.pass.Fset.File(fn.Pos()).Name(), "_test.go") {
 			c.pass.ExportObjectFact(fn, f)
 		}
 	}
 	fl.exportFields()
+	fl.exportVars()
 	fl.report()
 }
 
@@ -235,7 +250,7 @@ func (fl *flow) collect(ins *inspector.Inspector) {
 	info := fl.c.pass.TypesInfo
 	passed := map[*ast.FuncLit]bool{}
 	var open []int // the literals the traversal is in
-	types_ := []ast.Node{(*ast.FuncDecl)(nil), (*ast.FuncLit)(nil), (*ast.CallExpr)(nil), (*ast.AssignStmt)(nil), (*ast.ValueSpec)(nil), (*ast.ReturnStmt)(nil), (*ast.CompositeLit)(nil)}
+	types_ := []ast.Node{(*ast.FuncDecl)(nil), (*ast.FuncLit)(nil), (*ast.CallExpr)(nil), (*ast.AssignStmt)(nil), (*ast.ValueSpec)(nil), (*ast.ReturnStmt)(nil), (*ast.CompositeLit)(nil), (*ast.RangeStmt)(nil)}
 	ins.WithStack(types_, func(n ast.Node, push bool, stack []ast.Node) bool {
 		if !push {
 			if _, ok := n.(*ast.FuncLit); ok {
@@ -252,7 +267,7 @@ func (fl *flow) collect(ins *inspector.Inspector) {
 			}
 			fl.lits = append(fl.lits, litSpan{pos: n.Pos(), end: n.End(), parent: parent})
 			open = append(open, len(fl.lits)-1)
-			if call, ok := stack[len(stack)-2].(*ast.CallExpr); ok && call.Fun != n {
+			if call, ok := stack[len(stack)-2].(*ast.CallExpr); ok && call.Fun != n && !isConversion(info, call) {
 				passed[n] = true
 			}
 		case *ast.FuncDecl:
@@ -270,9 +285,17 @@ func (fl *flow) collect(ins *inspector.Inspector) {
 			for j := range sig.Params().Len() {
 				fl.params[sig.Params().At(j)] = i + j
 			}
+		case *ast.RangeStmt:
+			fl.collectRange(n)
 		case *ast.CallExpr:
 			if decl == nil {
 				return true
+			}
+			if lit == nil {
+				// A store in a function literal happens where it is
+				// called, if ever (pflag's Usage closure sets the
+				// output): only a function's own calls count.
+				fl.collectStoreSite(n)
 			}
 			s := &site{call: n, decl: decl, lit: lit, owner: owner(stack, passed)}
 			switch stack[len(stack)-2].(type) {
@@ -282,8 +305,10 @@ func (fl *flow) collect(ins *inspector.Inspector) {
 			if i := fl.c.perIteration(stack); i >= 0 {
 				s.loop = stack[i].(ast.Stmt)
 			} else {
-				s.excluded = fl.c.inErrorBranch(stack)
+				s.excluded = fl.c.excludedOnce(stack)
+				s.beside = fl.c.besideProcess(stack)
 			}
+			s.excluded = s.excluded || fl.c.debugLog(n)
 			fl.sites = append(fl.sites, s)
 			if lit != nil {
 				fl.byLit[lit] = append(fl.byLit[lit], s)
@@ -437,8 +462,11 @@ func (fl *flow) summarize() {
 		if fn == nil || s.excluded || s.owner != nil {
 			continue
 		}
+		fl.methodSinks(fn, s)
 		for _, ev := range fl.eventsOf(s) {
 			switch {
+			case s.beside && !ev.loop:
+				// Once per call, beside a process started per call.
 			case fl.direct[s.call] && !ev.via:
 			case ev.t.param >= 0:
 				fl.addSink(fn, Sink{Param: ev.t.param, Path: ev.t.ppath, Loop: ev.loop, Trail: ev.trail})
@@ -477,6 +505,7 @@ func (fl *flow) summarize() {
 			}
 		}
 	}
+	fl.summarizeStores()
 	for decl, rets := range fl.returns {
 		fn := fl.decls[decl]
 		if fn == nil {
@@ -530,9 +559,9 @@ func (fl *flow) resultOrigins(call *ast.CallExpr, index int) []origin {
 func (fl *flow) addSink(fn *types.Func, s Sink) {
 	f := fl.own(fn)
 	var changed bool
-	f.Sinks, changed = merge(f.Sinks, s, func(a Sink) bool {
-		return a.Param == s.Param && a.Path == s.Path && a.Call == s.Call && a.File == s.File
-	}, func(a Sink) int { return rank(a.Loop, a.Trail) })
+	f.Sinks, changed = mergeTrails(f.Sinks, s, func(a Sink) bool {
+		return a.Param == s.Param && a.Path == s.Path && a.Call == s.Call && a.File == s.File && a.Method == s.Method
+	}, func(a Sink) Trail { return a.Trail }, func(a Sink) int { return rank(a.Loop, a.Trail) })
 	fl.changed = fl.changed || changed
 }
 
@@ -540,25 +569,10 @@ func (fl *flow) addSink(fn *types.Func, s Sink) {
 func (fl *flow) addFlow(fn *types.Func, x Flow) {
 	f := fl.own(fn)
 	var changed bool
-	f.Flows, changed = merge(f.Flows, x, func(a Flow) bool {
+	f.Flows, changed = mergeTrails(f.Flows, x, func(a Flow) bool {
 		return a.Result == x.Result && a.RPath == x.RPath && a.Param == x.Param && a.PPath == x.PPath && a.File == x.File && a.Call == x.Call
-	}, func(a Flow) int { return rank(a.Loop, a.Trail) })
+	}, func(a Flow) Trail { return a.Trail }, func(a Flow) int { return rank(a.Loop, a.Trail) })
 	fl.changed = fl.changed || changed
-}
-
-// merge adds x to list unless list has one like it (same), which x
-// replaces if it ranks higher; it reports whether list changed.
-func merge[T any](list []T, x T, same func(T) bool, rank func(T) int) ([]T, bool) {
-	for i, old := range list {
-		if same(old) {
-			if rank(x) > rank(old) {
-				list[i] = x
-				return list, true
-			}
-			return list, false
-		}
-	}
-	return append(list, x), true
 }
 
 // rank orders the trails of one sink or flow for the message: per
@@ -808,13 +822,13 @@ func (fl *flow) throughs(s *site) []through {
 	call := s.call
 	info := fl.c.pass.TypesInfo
 	here := func(what string, flush bool) Trail {
-		return Trail{What: what, At: fl.position(call.Pos()), Flush: flush}
+		return Trail{What: what, At: fl.position(call.Pos()), Pkg: fl.c.pass.Pkg.Path(), Flush: flush}
 	}
 	if x, ok := fl.funcValue(call); ok {
 		if s.deferred {
 			return nil // it runs at the function's end, or concurrently
 		}
-		return []through{{x: x, call: true}}
+		return append([]through{{x: x, call: true}}, fl.valueThroughs(call, x)...)
 	}
 	fn, ok := typeutil.Callee(info, call).(*types.Func)
 	if !ok || fn.Pkg() == nil {
@@ -872,8 +886,12 @@ func (fl *flow) throughs(s *site) []through {
 	if sum == nil {
 		return nil
 	}
-	var ths []through
+	ths := fl.variadicThroughs(call, fn, sum)
 	for _, sk := range sum.Sinks {
+		if sk.Method != "" {
+			ths = append(ths, fl.methodThroughs(call, fn, sk)...)
+			continue
+		}
 		if sk.Param < 0 {
 			step := &Step{Pkg: fn.Pkg().Name(), Func: funcName(fn)}
 			ths = append(ths, through{fixed: &target{param: -1, file: sk.File, stdout: sk.Stdout}, loop: sk.Loop, trail: sk.Trail, step: step})
@@ -1018,7 +1036,7 @@ func distinctOrigins(os []origin) []origin {
 	at := make(map[key]int, len(os))
 	out := os[:0:0]
 	for _, o := range os {
-		k := key{o.path, o.t, o.call, o.trail.What, o.trail.At}
+		k := key{o.path, o.t, o.call, o.trail.What, o.trail.key()}
 		if i, ok := at[k]; ok {
 			if rank(o.loop, o.trail) > rank(out[i].loop, out[i].trail) {
 				out[i] = o
@@ -1072,6 +1090,9 @@ func (fl *flow) computeOrigins(e ast.Expr) []origin {
 		if v.Pkg() == fl.c.pass.Pkg {
 			return fl.varOrigins(e.Sel)
 		}
+		if os := fl.importedVarOrigins(v); os != nil {
+			return os
+		}
 		if isOSFile(v.Type()) {
 			read := v.Pkg() != nil && v.Pkg().Path() == "os" && v.Name() == "Stdin"
 			return []origin{{t: target{param: -1, file: exprString(e), read: read}}}
@@ -1099,6 +1120,9 @@ func (fl *flow) computeOrigins(e ast.Expr) []origin {
 				continue
 			}
 			for _, ev := range fl.eventsOf(s) {
+				if s.beside && !ev.loop {
+					continue
+				}
 				os = append(os, origin{t: ev.t, call: true, loop: ev.loop, trail: ev.trail})
 			}
 		}
@@ -1207,7 +1231,7 @@ func (fl *flow) callOrigins(call *ast.CallExpr, index int) []origin {
 			}
 		}
 	}
-	return os
+	return fl.setterStores(call, fn, sum, index, os)
 }
 
 // varOrigins returns what the variable id names may hold where id is.
@@ -1248,6 +1272,9 @@ func (fl *flow) varOrigins(id *ast.Ident) []origin {
 		var vs []origin
 		switch call, ok := ast.Unparen(a.value).(*ast.CallExpr); {
 		case a.value == nil:
+		case ok && a.path != "":
+			// x.f, err = os.Create(name): a file stored in a field.
+			vs = fl.resultOrigins(call, a.index)
 		case ok && a.index > 0:
 			vs = fl.callOrigins(call, a.index)
 		case ok:
@@ -1264,6 +1291,7 @@ func (fl *flow) varOrigins(id *ast.Ident) []origin {
 		}
 		os = append(os, shiftPath(vs, a.path)...)
 	}
+	os = append(os, fl.storedOrigins(v)...)
 	if other {
 		// Some value is not a file (a strings.Builder, a bufio.Writer on
 		// some path, one not followed): the variable is not taken for a
@@ -1453,7 +1481,7 @@ func (fl *flow) report() {
 	fl.origins, fl.events, fl.busy = map[ast.Expr][]origin{}, map[*site][]event{}, map[any]bool{}
 	seen := map[string]bool{}
 	for call := range fl.direct {
-		seen[fl.position(call.Pos())] = true
+		seen[fl.c.pass.Pkg.Path()+" "+fl.position(call.Pos())] = true
 	}
 	for _, s := range fl.sites {
 		if s.excluded || fl.direct[s.call] || fl.c.skipped(s.call) {
@@ -1467,12 +1495,12 @@ func (fl *flow) report() {
 			// A write the direct check reports, or that a call of the
 			// function literal it is in was reported for, is not
 			// reported again.
-			key := ev.trail.At + " " + ev.t.file
-			if (seen[key] && s.lit != nil) || (seen[ev.trail.At] && !ev.trail.Flush) {
+			key := ev.trail.key() + " " + ev.t.file
+			if (seen[key] && s.lit != nil) || (seen[ev.trail.key()] && !ev.trail.Flush) {
 				continue
 			}
 			i := slices.IndexFunc(groups, func(g []event) bool {
-				return g[0].trail.At == ev.trail.At && g[0].trail.What == ev.trail.What && g[0].trail.Flush == ev.trail.Flush
+				return g[0].trail.key() == ev.trail.key() && g[0].trail.What == ev.trail.What && g[0].trail.Flush == ev.trail.Flush
 			})
 			if i < 0 {
 				groups = append(groups, nil)
@@ -1482,7 +1510,7 @@ func (fl *flow) report() {
 		}
 		for _, g := range groups {
 			for _, ev := range g {
-				seen[ev.trail.At+" "+ev.t.file] = true
+				seen[ev.trail.key()+" "+ev.t.file] = true
 			}
 			fl.c.pass.Report(analysis.Diagnostic{Pos: s.call.Pos(), End: s.call.End(), Category: "per-record", Message: fl.message(g)})
 		}
