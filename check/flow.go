@@ -1512,7 +1512,26 @@ func (fl *flow) report() {
 			for _, ev := range g {
 				seen[ev.trail.key()+" "+ev.t.file] = true
 			}
-			fl.c.pass.Report(analysis.Diagnostic{Pos: s.call.Pos(), End: s.call.End(), Category: "per-record", Message: fl.message(g)})
+		}
+		// One finding per call, kind and files: the writes a call
+		// reaches to the same files are one fix (a buffer under the
+		// writer), however many formats or branches end in them; a
+		// per-record Flush, or writes to other files, are another.
+		type kind struct {
+			flush bool
+			files string
+		}
+		var kinds []kind
+		byKind := map[kind][][]event{}
+		for _, g := range groups {
+			k := kind{g[0].trail.Flush, fileLabel(g)}
+			if byKind[k] == nil {
+				kinds = append(kinds, k)
+			}
+			byKind[k] = append(byKind[k], g)
+		}
+		for _, k := range kinds {
+			fl.c.pass.Report(analysis.Diagnostic{Pos: s.call.Pos(), End: s.call.End(), Category: "per-record", Message: fl.message(byKind[k])})
 		}
 	}
 }
@@ -1530,10 +1549,13 @@ func fileLabel(evs []event) string {
 	return strings.Join(names, " or ")
 }
 
-// message says what the write of evs, one per file it may go to, costs
-// and the one thing that changes it: -stdout when every file is
-// standard output, -files when one is not (it buffers them all).
-func (fl *flow) message(evs []event) string {
+// message says what the writes of groups (each one write's events, one
+// per file it may go to) cost and the one thing that changes them:
+// -stdout when every file is standard output, -files when one is not
+// (it buffers them all). The first write is named with its chain, the
+// others after it.
+func (fl *flow) message(groups [][]event) string {
+	evs := slices.Concat(groups...)
 	ev := evs[0]
 	var chain []string
 	for _, st := range ev.trail.Via {
@@ -1548,8 +1570,17 @@ func (fl *flow) message(evs []event) string {
 		via = " via " + strings.Join(chain, " -> ")
 	}
 	files := fileLabel(evs)
+	what := ev.trail.What + " (" + ev.trail.At + ")"
+	also := ""
+	if len(groups) > 1 {
+		var more []string
+		for _, g := range groups[1:] {
+			more = append(more, g[0].trail.What+" ("+g[0].trail.At+")")
+		}
+		also = " (as do " + strings.Join(more, ", ") + ")"
+	}
 	if ev.trail.Flush {
-		return fmt.Sprintf("per-record Flush of a buffer over %s%s: %s (%s) writes once per record, which no stdiobuf build flag changes; flush once after the loop", files, via, ev.trail.What, ev.trail.At)
+		return fmt.Sprintf("per-record Flush of a buffer over %s%s: %s writes once per record%s, which no stdiobuf build flag changes; flush once after the loop", files, via, what, also)
 	}
 	hint := buildHint("os.Stdout")
 	for _, e := range evs {
@@ -1558,7 +1589,7 @@ func (fl *flow) message(evs []event) string {
 			break
 		}
 	}
-	return fmt.Sprintf("per-record write to %s%s: %s (%s) makes one system call per record; write through a bufio.Writer flushed on every path, %s", files, via, ev.trail.What, ev.trail.At, hint)
+	return fmt.Sprintf("per-record write to %s%s: %s makes one system call per record%s; write through a bufio.Writer flushed on every path, %s", files, via, what, also, hint)
 }
 
 // qualify returns a function's name with its package: "benchfmt.report",
