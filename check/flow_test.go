@@ -67,3 +67,39 @@ func TestJoinPathBound(t *testing.T) {
 		t.Errorf("cutPath(deepPath, \"\") = %q, %v; want deepPath, true", rest, ok)
 	}
 }
+
+// TestMergeTrailsBound checks that a summary keeps apart the writes of
+// one sink up to maxTrails, merges the rest into the first, and holds at
+// most maxSummary entries whatever the number of sinks.
+func TestMergeTrailsBound(t *testing.T) {
+	add := func(sinks []Sink) []Sink {
+		var list []Sink
+		for _, s := range sinks {
+			list, _ = mergeTrails(list, s, func(a Sink) bool {
+				return a.Param == s.Param && a.Path == s.Path && a.File == s.File
+			}, func(a Sink) Trail { return a.Trail }, func(a Sink) int { return rank(a.Loop, a.Trail) })
+		}
+		return list
+	}
+	var oneSink, manySinks []Sink
+	for i := range 2 * maxTrails {
+		oneSink = append(oneSink, Sink{Param: 0, Trail: Trail{What: "fmt.Fprintf", At: fmt.Sprint("a.go:", i)}})
+	}
+	for i := range 4 * maxSummary {
+		manySinks = append(manySinks, Sink{Param: 0, Path: fmt.Sprint("f", i), Trail: Trail{What: "fmt.Fprintf", At: "a.go:1"}})
+	}
+	tests := []struct {
+		name  string
+		sinks []Sink
+		want  int
+	}{
+		{"one write twice", []Sink{oneSink[0], oneSink[0]}, 1},
+		{"writes of one sink", oneSink, maxTrails},
+		{"many sinks", manySinks, maxSummary},
+	}
+	for _, tt := range tests {
+		if got := len(add(tt.sinks)); got != tt.want {
+			t.Errorf("%s: %d entries, want %d", tt.name, got, tt.want)
+		}
+	}
+}
