@@ -93,8 +93,18 @@ func startsProcess(fn *types.Func) bool {
 func (c *checker) runsProcess(stack []ast.Node, i int) bool {
 	if c.procFuncs == nil {
 		c.procFuncs = c.processFuncs()
-		c.procStmts = map[ast.Stmt]bool{}
 	}
+	return iterationHas(stack, i, &c.procStmts, func(st ast.Stmt) bool {
+		return c.startsShallow(st, func(fn *types.Func) bool { return startsProcess(fn) || c.procFuncs[fn] })
+	})
+}
+
+// iterationHas reports whether a statement that runs whenever the call at
+// the top of stack does, in the iteration of the loop at stack[i] (one of
+// the loop's body or of a block between it and the call, not itself the
+// body of a branch), is one test holds for; memo keeps test's answer per
+// statement, made when first needed.
+func iterationHas(stack []ast.Node, i int, memo *map[ast.Stmt]bool, test func(ast.Stmt) bool) bool {
 	for j := i + 1; j < len(stack); j++ {
 		var list []ast.Stmt
 		switch n := stack[j].(type) {
@@ -108,10 +118,13 @@ func (c *checker) runsProcess(stack []ast.Node, i int) bool {
 			return false
 		}
 		for _, st := range list {
-			found, ok := c.procStmts[st]
+			found, ok := (*memo)[st]
 			if !ok {
-				found = c.startsShallow(st, func(fn *types.Func) bool { return startsProcess(fn) || c.procFuncs[fn] })
-				c.procStmts[st] = found
+				found = test(st)
+				if *memo == nil {
+					*memo = map[ast.Stmt]bool{}
+				}
+				(*memo)[st] = found
 			}
 			if found {
 				return true

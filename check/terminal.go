@@ -44,37 +44,10 @@ func (c *checker) isLineEditor(pkg *types.Package) bool {
 
 // readsTerminal reports whether the iteration of the loop at stack[i]
 // that runs the call at the top of stack reads from a terminal: a
-// statement that runs whenever the call does (as runsProcess looks at
-// them) calls a line editor, gives a call one of its values, or reads
+// statement that runs whenever the call does (iterationHas) calls a line editor, gives a call one of its values, or reads
 // standard input in a package that makes the terminal raw.
 func (c *checker) readsTerminal(stack []ast.Node, i int) bool {
-	for j := i + 1; j < len(stack); j++ {
-		var list []ast.Stmt
-		switch n := stack[j].(type) {
-		case *ast.BlockStmt:
-			list = n.List
-		case *ast.CaseClause:
-			list = n.Body
-		case *ast.CommClause:
-			list = n.Body
-		case *ast.FuncLit:
-			return false
-		}
-		for _, st := range list {
-			found, ok := c.termStmts[st]
-			if !ok {
-				found = c.terminalStmt(st)
-				if c.termStmts == nil {
-					c.termStmts = map[ast.Stmt]bool{}
-				}
-				c.termStmts[st] = found
-			}
-			if found {
-				return true
-			}
-		}
-	}
-	return false
+	return iterationHas(stack, i, &c.termStmts, c.terminalStmt)
 }
 
 // terminalStmt reports whether st, outside the blocks and branches it
