@@ -153,7 +153,7 @@ type checker struct {
 	dead      map[types.Object]bool         // booleans never set to true (deadFlags)
 	procFuncs map[*types.Func]bool          // functions that start a process (processFuncs), made when first needed
 	procStmts map[ast.Stmt]bool             // statements runsProcess has looked at
-	params    map[*types.Var]paramOf        // the package's parameters (fixedParams), made when first needed
+	params    map[*types.Var]paramOf        // the package's parameters (declParams), made when first needed
 	closedFns *deadness                     // the package's calls and closed functions (fixed.go), made when first needed
 	raw       *bool                         // the package makes the terminal raw (makesRaw), found when first needed
 	termStmts map[ast.Stmt]bool             // statements readsTerminal has looked at

@@ -103,7 +103,7 @@ func (c *checker) deadFlags(ins *inspector.Inspector) map[types.Object]bool {
 			}
 		}
 	})
-	d := &deadness{c: c, values: values, live: live, calls: calls, params: c.paramsOf(), busy: map[types.Object]bool{}, closes: map[*types.Func]bool{}}
+	d := &deadness{c: c, values: values, live: live, calls: calls, params: c.declParams(), busy: map[types.Object]bool{}, closes: map[*types.Func]bool{}}
 	dead := map[types.Object]bool{}
 	for obj := range values {
 		if d.neverTrue(obj) {
@@ -130,33 +130,6 @@ func typeOfLit(info *types.Info, lit *ast.CompositeLit) (*types.Struct, bool) {
 type paramOf struct {
 	fn *types.Func
 	i  int
-}
-
-// paramsOf returns the function and index of each parameter of the
-// package's function declarations (the receiver not counted), variadic
-// ones left out.
-func (c *checker) paramsOf() map[*types.Var]paramOf {
-	m := map[*types.Var]paramOf{}
-	for _, f := range c.pass.Files {
-		for _, d := range f.Decls {
-			fd, ok := d.(*ast.FuncDecl)
-			if !ok {
-				continue
-			}
-			fn, ok := c.pass.TypesInfo.Defs[fd.Name].(*types.Func)
-			if !ok {
-				continue
-			}
-			sig := fn.Type().(*types.Signature)
-			for i := range sig.Params().Len() {
-				if sig.Variadic() && i == sig.Params().Len()-1 {
-					continue
-				}
-				m[sig.Params().At(i)] = paramOf{fn, i}
-			}
-		}
-	}
-	return m
 }
 
 // deadness decides which booleans are never true.
@@ -213,7 +186,7 @@ func (d *deadness) falseValue(e ast.Expr) bool {
 		return false
 	}
 	p, ok := d.params[v]
-	if !ok {
+	if !ok || p.variadic() {
 		return false
 	}
 	if d.busy[v] {

@@ -58,7 +58,7 @@ func (c *checker) fixedList(e ast.Expr, depth int) bool {
 		if !ok {
 			return false
 		}
-		if p, ok := c.fixedParams()[v]; ok {
+		if p, ok := c.declParams()[v]; ok {
 			return c.fixedParam(p, depth)
 		}
 		a := c.assigns[v]
@@ -106,9 +106,10 @@ func (c *checker) fixedParam(p paramOf, depth int) bool {
 	return true
 }
 
-// fixedParams returns the function and index of each parameter of the
-// package's function declarations, variadic ones included.
-func (c *checker) fixedParams() map[*types.Var]paramOf {
+// declParams returns the function and index of each parameter of the
+// package's function declarations (the receiver not counted), variadic
+// ones included.
+func (c *checker) declParams() map[*types.Var]paramOf {
 	if c.params != nil {
 		return c.params
 	}
@@ -232,4 +233,10 @@ func (c *checker) stopsAt(body *ast.BlockStmt, v *types.Var) bool {
 		}
 	}
 	return false
+}
+
+// variadic reports whether p is its function's variadic parameter.
+func (p paramOf) variadic() bool {
+	sig := p.fn.Type().(*types.Signature)
+	return sig.Variadic() && p.i == sig.Params().Len()-1
 }
