@@ -194,7 +194,7 @@ type flow struct {
 	direct    map[*ast.CallExpr]bool     // calls the per-record check reports
 	impls     map[any][]*types.Func      // the methods an interface method call may run (implsOf)
 	stores    map[*types.Var][]storeSite // the calls each variable is given to, which may store in it (stored.go)
-	paramFunc map[*types.Var]*types.Func // the function of each parameter (funcOf)
+	paramFunc map[*types.Var]*types.Func // the function of each parameter in params
 	ranges    map[*types.Var]ast.Expr    // the range expression of each func-typed range variable
 
 	// Per round of the fixed point.
@@ -208,15 +208,16 @@ type flow struct {
 // reports per-record writes it finds that the direct check does not.
 func (c *checker) interprocedural(ins *inspector.Inspector) {
 	fl := &flow{
-		c:       c,
-		byLit:   map[*ast.FuncLit][]*site{},
-		returns: map[*ast.FuncDecl][]*ast.ReturnStmt{},
-		assigns: map[*types.Var][]*assign{},
-		fields:  map[*types.Var][]ast.Expr{},
-		params:  map[*types.Var]int{},
-		funcs:   map[*types.Func]*funcFact{},
-		decls:   map[*ast.FuncDecl]*types.Func{},
-		direct:  map[*ast.CallExpr]bool{},
+		c:         c,
+		byLit:     map[*ast.FuncLit][]*site{},
+		returns:   map[*ast.FuncDecl][]*ast.ReturnStmt{},
+		assigns:   map[*types.Var][]*assign{},
+		fields:    map[*types.Var][]ast.Expr{},
+		params:    map[*types.Var]int{},
+		paramFunc: map[*types.Var]*types.Func{},
+		funcs:     map[*types.Func]*funcFact{},
+		decls:     map[*ast.FuncDecl]*types.Func{},
+		direct:    map[*ast.CallExpr]bool{},
 	}
 	for _, lr := range c.loops {
 		for _, r := range lr.recs {
@@ -280,10 +281,12 @@ func (fl *flow) collect(ins *inspector.Inspector) {
 			i := 0
 			if sig.Recv() != nil {
 				fl.params[sig.Recv()] = 0
+				fl.paramFunc[sig.Recv()] = fn
 				i = 1
 			}
 			for j := range sig.Params().Len() {
 				fl.params[sig.Params().At(j)] = i + j
+				fl.paramFunc[sig.Params().At(j)] = fn
 			}
 		case *ast.RangeStmt:
 			fl.collectRange(n)

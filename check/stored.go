@@ -187,12 +187,8 @@ func (fl *flow) storedValue(call *ast.CallExpr, sig *types.Signature, st Flow) [
 // what a call given a parameter stores in it.
 func (fl *flow) summarizeStores() {
 	for v, as := range fl.assigns {
-		i, ok := fl.params[v]
+		fn, i, ok := fl.paramOf(v)
 		if !ok {
-			continue
-		}
-		fn := fl.funcOf(v)
-		if fn == nil {
 			continue
 		}
 		for _, a := range as {
@@ -205,12 +201,8 @@ func (fl *flow) summarizeStores() {
 		}
 	}
 	for v, sites := range fl.stores {
-		i, ok := fl.params[v]
+		fn, i, ok := fl.paramOf(v)
 		if !ok {
-			continue
-		}
-		fn := fl.funcOf(v)
-		if fn == nil {
 			continue
 		}
 		for _, ss := range sites {
@@ -255,21 +247,11 @@ func (fl *flow) addStore(fn *types.Func, i int, path string, o origin) {
 	fl.changed = true
 }
 
-// funcOf returns the function of the package whose parameter v is.
-func (fl *flow) funcOf(v *types.Var) *types.Func {
-	if fl.paramFunc == nil {
-		fl.paramFunc = map[*types.Var]*types.Func{}
-		for _, fn := range fl.decls {
-			sig := fn.Type().(*types.Signature)
-			if sig.Recv() != nil {
-				fl.paramFunc[sig.Recv()] = fn
-			}
-			for j := range sig.Params().Len() {
-				fl.paramFunc[sig.Params().At(j)] = fn
-			}
-		}
-	}
-	return fl.paramFunc[v]
+// paramOf returns v's function and its index there, the receiver 0,
+// where v is a parameter of one of the package's function declarations.
+func (fl *flow) paramOf(v *types.Var) (*types.Func, int, bool) {
+	i, ok := fl.params[v]
+	return fl.paramFunc[v], i, ok
 }
 
 // valueThroughs returns the writers a call of a func value writes
