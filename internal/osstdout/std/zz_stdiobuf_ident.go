@@ -249,6 +249,9 @@ func stdioFilesBeforeHeld(f *File) {
 			stdioFilesFlush()
 			return
 		}
+		if stdioReads.held.Load() == 0 && !stdioMaskHas(stdioPathMask(), d.id) {
+			return
+		}
 		o := stdioFiles.ownersOf(d)
 		stdioFiles.writeOutOwners(d.id, o)
 		stdioReads.giveBackOwners(o)
@@ -286,6 +289,9 @@ func stdioFilesBeforeRead(f *File) bool {
 	}
 	switch d := stdioKindInfoOf(f); {
 	case d != nil && d.kind == stdioKindFile && stdioFiles.untrusted.Load() == 0 && !stdioOut.outUntrusted():
+		if !stdioMaskHas(stdioPathMask(), d.id) {
+			return false
+		}
 		return stdioFiles.writeOutOwners(d.id, stdioFiles.ownersOf(d))
 	case d != nil && d.kind == stdioKindNone:
 	default:
@@ -439,7 +445,7 @@ func stdioSeen(fi FileInfo, statfs stdioStatfsFrom) bool {
 		stdioWriteOutAll()
 		return true
 	}
-	return m&(1<<stdioIDBit(id)) != 0 && stdioFiles.writeOutID(id)
+	return stdioMaskHas(m, id) && stdioFiles.writeOutID(id)
 }
 
 // stdioNoStatfs is stdioSeen's statfs where no path can be asked.
@@ -636,12 +642,18 @@ const stdioNoIDBit = 64
 // stdioIDBit is the bit of owedMask that stands for id.
 func stdioIDBit(id stdioFileID) uint8 { return uint8((id.ino ^ id.dev) & 63) }
 
+// stdioMaskHas reports whether mask (stdioPathMask's) has id's bit:
+// false means no write buffer over id, nor standard output if it is id,
+// holds bytes. A file opened, read and closed per record while a report
+// holds bytes (os.ReadFile of each file of a tree) then looks nothing up.
+func stdioMaskHas(mask uint64, id stdioFileID) bool { return mask&(1<<stdioIDBit(id)) != 0 }
+
 // mayOwe reports whether a write buffer over the file id may hold bytes:
 // false means none does, at the cost of one atomic load. A stat per
 // record while a report's buffer holds bytes (a walker, a stat list)
 // finds other files, and takes no lock to learn it.
 func (x *stdioIDIndex) mayOwe(id stdioFileID) bool {
-	return x.owedMask.Load()&(1<<stdioIDBit(id)) != 0
+	return stdioMaskHas(x.owedMask.Load(), id)
 }
 
 // owe records whether b holds bytes (stdioBuffer.setPending's change).
