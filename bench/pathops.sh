@@ -8,10 +8,13 @@
 # -c, and issue 30's targets. bench/pathops does the work; its flags pass
 # through:
 #
-#   bench/pathops.sh [-rounds R] [-files N] [-records N] [-xfs=false] [-programs LIST] [-out DIR]
+#   bench/pathops.sh [-rounds R] [-seconds S] [-files N] [-records N] [-xfs=false] [-rundir DIR] [-programs LIST] [-out DIR]
 #
-# Defaults: 5 rounds, a tree of 10,000 files, 100,000 records; about 5
-# minutes on a loaded 2-CPU machine. Needs go, cc and strace; as root it
+# Defaults: 5 rounds (more, up to 25, for a program whose variant's
+# rounds take under 3 CPU seconds), a tree of 10,000 files, 100,000
+# records; about 5 minutes on a loaded 2-CPU machine. -rundir /dev/shm
+# has the programs write on tmpfs, whose CPU times vary less than a
+# disk file system's. Needs go, cc and strace; as root it
 # also mounts XFS with 128 KiB blocks for the record reader (mkfs.xfs, a
 # loop device), and leaves that row out, saying why, where it cannot.
 set -euo pipefail

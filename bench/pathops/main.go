@@ -24,7 +24,7 @@
 // -stdout, and at most 1.05 times the CPU of the program with bufio
 // added by hand (plain where it has nothing to buffer).
 //
-//	bench/pathops.sh [-rounds R] [-files N] [-records N] [-xfs] [-out DIR]
+//	bench/pathops.sh [-rounds R] [-seconds S] [-files N] [-records N] [-xfs] [-rundir DIR] [-out DIR]
 package main
 
 import (
@@ -33,6 +33,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -50,7 +51,9 @@ type config struct {
 	rounds, files, records int
 	xfs                    bool
 	out                    string
-	programs               string // the programs to run, by name, comma-separated; "" for all
+	programs               string  // the programs to run, by name, comma-separated; "" for all
+	seconds                float64 // CPU seconds of rounds a short program's variant gets, in up to 5 x rounds
+	runDir                 string  // where each run's folder (the files a program writes) is made; "" for the temporary folder
 }
 
 func main() {
@@ -61,9 +64,11 @@ func main() {
 	flag.BoolVar(&cfg.xfs, "xfs", true, "also run recreader on XFS with 128 KiB blocks (needs root, mkfs.xfs, a loop device)")
 	flag.StringVar(&cfg.programs, "programs", "", "only these programs, comma-separated (their names in the table)")
 	flag.StringVar(&cfg.out, "out", "", "folder for runs.tsv and results.md (default bench/results/DATE-pathops)")
+	flag.Float64Var(&cfg.seconds, "seconds", 3, "a program whose variant's rounds take fewer CPU seconds than this gets more rounds, up to 5 x -rounds: the shortest programs vary the most")
+	flag.StringVar(&cfg.runDir, "rundir", "", "make the folders the programs write in under this one (a tmpfs such as /dev/shm takes the file system's own noise out of the CPU times); default the temporary folder")
 	flag.Parse()
-	if cfg.rounds < 1 || cfg.files < 10 || cfg.records < 1 {
-		fmt.Fprintln(os.Stderr, "pathops: -rounds must be at least 1, -files at least 10, -records at least 1")
+	if cfg.rounds < 1 || cfg.files < 10 || cfg.records < 1 || cfg.seconds < 0 {
+		fmt.Fprintln(os.Stderr, "pathops: -rounds must be at least 1, -files at least 10, -records at least 1, -seconds at least 0")
 		os.Exit(2)
 	}
 	if cfg.out == "" {
@@ -119,6 +124,13 @@ func run(cfg config) error {
 		return err
 	}
 	defer data.cleanup()
+	runs := tmp
+	if cfg.runDir != "" {
+		if runs, err = os.MkdirTemp(cfg.runDir, "pathops-runs-"); err != nil {
+			return fmt.Errorf("-rundir: %v", err)
+		}
+		defer os.RemoveAll(runs)
+	}
 	progs := programsFor(data, cfg)
 	if cfg.programs != "" {
 		want := strings.Split(cfg.programs, ",")
@@ -131,13 +143,21 @@ func run(cfg config) error {
 	wall := map[[2]string][]float64{}
 	var tsv bytes.Buffer
 	tsv.WriteString("round\tprogram\tvariant\tcpu_ms\twall_ms\n")
-	for r := 0; r < cfg.rounds; r++ {
-		fmt.Fprintf(os.Stderr, "pathops: round %d of %d\n", r+1, cfg.rounds)
+	rounds := map[string]int{}
+	for _, p := range progs {
+		rounds[p.name] = cfg.rounds
+	}
+	last := cfg.rounds
+	for r := 0; r < last; r++ {
+		fmt.Fprintf(os.Stderr, "pathops: round %d of %d\n", r+1, last)
 		for _, p := range progs {
+			if r >= rounds[p.name] {
+				continue
+			}
 			vs := p.variants()
 			for i := range vs {
 				v := vs[(i+r)%len(vs)]
-				c, w, err := runOnce(tmp, bins, p, v)
+				c, w, err := runOnce(runs, bins, p, v)
 				if err != nil {
 					return err
 				}
@@ -146,6 +166,10 @@ func run(cfg config) error {
 				wall[k] = append(wall[k], w)
 				fmt.Fprintf(&tsv, "%d\t%s\t%s\t%.2f\t%.2f\n", r, p.name, v, c, w)
 			}
+			if r == 0 {
+				rounds[p.name] = roundsFor(cfg, p, cpu)
+				last = max(last, rounds[p.name])
+			}
 		}
 	}
 	fmt.Fprintln(os.Stderr, "pathops: counting system calls under strace")
@@ -153,7 +177,7 @@ func run(cfg config) error {
 	refs := map[string]int{}
 	for _, p := range progs {
 		for _, v := range p.variants() {
-			m, ref, err := straceOnce(tmp, bins, p, v)
+			m, ref, err := straceOnce(tmp, runs, bins, p, v)
 			if err != nil {
 				return err
 			}
@@ -163,7 +187,7 @@ func run(cfg config) error {
 			}
 		}
 	}
-	md := report(cfg, progs, cpu, wall, calls, refs)
+	md := report(cfg, progs, rounds, cpu, wall, calls, refs)
 	fmt.Print(md)
 	if err := os.MkdirAll(cfg.out, 0o755); err != nil {
 		return err
@@ -172,6 +196,23 @@ func run(cfg config) error {
 		return err
 	}
 	return os.WriteFile(filepath.Join(cfg.out, "results.md"), []byte(md), 0o644)
+}
+
+// roundsFor is how many rounds p gets, from its first round's CPU
+// times (cpu): cfg.rounds, or more where its slowest variant's rounds
+// would take fewer than cfg.seconds of CPU, up to five times as many.
+func roundsFor(cfg config, p program, cpu map[[2]string][]float64) int {
+	slowest := 0.0
+	for _, v := range p.variants() {
+		if c := cpu[[2]string{p.name, v}]; len(c) > 0 {
+			slowest = max(slowest, c[0])
+		}
+	}
+	if slowest <= 0 {
+		return cfg.rounds
+	}
+	n := int(math.Ceil(cfg.seconds * 1000 / slowest))
+	return min(max(n, cfg.rounds), 5*cfg.rounds)
 }
 
 // variants returns the variants p runs in.
@@ -320,9 +361,10 @@ func programsFor(d *data, cfg config) []program {
 	return ps
 }
 
-// command returns the command that runs p in variant v, in a new folder.
-func command(tmp string, bins map[string]string, p program, v string) (*exec.Cmd, string, error) {
-	run, err := os.MkdirTemp(tmp, "run-")
+// command returns the command that runs p in variant v, in a new folder
+// under runs.
+func command(runs string, bins map[string]string, p program, v string) (*exec.Cmd, string, error) {
+	run, err := os.MkdirTemp(runs, "run-")
 	if err != nil {
 		return nil, "", err
 	}
@@ -359,8 +401,8 @@ func command(tmp string, bins map[string]string, p program, v string) (*exec.Cmd
 }
 
 // runOnce runs p in v and returns its CPU and wall time in milliseconds.
-func runOnce(tmp string, bins map[string]string, p program, v string) (cpu, wall float64, err error) {
-	cmd, run, err := command(tmp, bins, p, v)
+func runOnce(runs string, bins map[string]string, p program, v string) (cpu, wall float64, err error) {
+	cmd, run, err := command(runs, bins, p, v)
 	if err != nil {
 		return 0, 0, err
 	}
@@ -393,10 +435,11 @@ var fileCalls = []string{"read", "write", "pwrite64", "readv", "writev", "openat
 
 var straceLine = regexp.MustCompile(`(?m)^\s*(\w+)\s+(\d+)\s*$`)
 
-// straceOnce runs p in v under strace -f -c and returns the count of
-// each call, and p's reference writes where it has refWrites.
-func straceOnce(tmp string, bins map[string]string, p program, v string) (map[string]int, int, error) {
-	cmd, run, err := command(tmp, bins, p, v)
+// straceOnce runs p in v under strace -f -c, its run's folder made
+// under runs and strace's log in tmp, and returns the count of each
+// call, and p's reference writes where it has refWrites.
+func straceOnce(tmp, runs string, bins map[string]string, p program, v string) (map[string]int, int, error) {
+	cmd, run, err := command(runs, bins, p, v)
 	if err != nil {
 		return nil, 0, err
 	}
@@ -460,22 +503,65 @@ func median(xs []float64) float64 {
 	return (s[len(s)/2-1] + s[len(s)/2]) / 2
 }
 
-// roundRatio is the median over rounds of a's CPU over b's in the same
-// round: steadier than the ratio of medians where a machine's rounds
-// fall in bands (a VM's neighbours), since both runs of a round share
-// the band.
-func roundRatio(a, b []float64) float64 {
+// roundRatios is a's CPU over b's in each round where b's is not 0:
+// their median is steadier than the ratio of medians where a machine's
+// rounds fall in bands (a VM's neighbours), since both runs of a round
+// share the band.
+func roundRatios(a, b []float64) []float64 {
 	var rs []float64
 	for i := range min(len(a), len(b)) {
 		if b[i] > 0 {
 			rs = append(rs, a[i]/b[i])
 		}
 	}
-	return median(rs)
+	return rs
+}
+
+// medianInterval is a 95% confidence interval of the median that xs are
+// drawn around, assuming nothing of their distribution: the values of
+// ranks k and n+1-k, k the largest rank with a chance of at most 2.5%
+// that fewer than k of n draws fall below the median (binomial, p =
+// 1/2); with fewer than 6 values, which no such k fits, their range.
+func medianInterval(xs []float64) (lo, hi float64) {
+	s := slices.Clone(xs)
+	sort.Float64s(s)
+	n := len(s)
+	if n == 0 {
+		return 0, 0
+	}
+	// below is the chance that at most j of n draws fall below the
+	// median, for j = 0, 1, ...
+	k, below, term := 0, 0.0, math.Pow(0.5, float64(n))
+	for j := 0; j < n; j++ {
+		below += term
+		if below > 0.025 {
+			break
+		}
+		k = j + 1
+		term = term * float64(n-j) / float64(j+1)
+	}
+	if k == 0 {
+		return s[0], s[n-1]
+	}
+	return s[k-1], s[n-k]
+}
+
+// target judges a ratio's target from the per-round ratios rs: met
+// where their median is at most limit; missed where the median's whole
+// interval (medianInterval) is above it; where the interval holds it,
+// the runs cannot tell, and more rounds or a quieter machine must.
+func target(rs []float64, limit float64) string {
+	if median(rs) <= limit {
+		return "met"
+	}
+	if lo, _ := medianInterval(rs); lo > limit {
+		return "**missed**"
+	}
+	return "**not shown** (" + strconv.FormatFloat(limit, 'f', -1, 64) + " in the interval)"
 }
 
 // report formats the results.
-func report(cfg config, progs []program, cpu, wall map[[2]string][]float64, calls map[[2]string]map[string]int, refs map[string]int) string {
+func report(cfg config, progs []program, rounds map[string]int, cpu, wall map[[2]string][]float64, calls map[[2]string]map[string]int, refs map[string]int) string {
 	var b strings.Builder
 	host, _ := os.Hostname()
 	var un syscall.Utsname
@@ -483,16 +569,21 @@ func report(cfg config, progs []program, cpu, wall map[[2]string][]float64, call
 	load, _ := os.ReadFile("/proc/loadavg")
 	fmt.Fprintf(&b, "# bench/pathops: -files against plain, -stdout, bufio by hand and C\n\n")
 	fmt.Fprintf(&b, "%s, %s (%s), %s, load %s", time.Now().UTC().Format("2006-01-02 15:04 MST"), host, utsString(un.Release[:]), cpuModel(), strings.TrimSpace(string(load)))
-	fmt.Fprintf(&b, "\n\n`bench/pathops.sh -rounds %d -files %d -records %d`: medians of %d interleaved rounds; calls from one run under `strace -f -c`.\n\n", cfg.rounds, cfg.files, cfg.records, cfg.rounds)
-	b.WriteString("| program | variant | CPU ms | wall ms | write calls | calls on files |\n|---|---|---|---|---|---|\n")
+	where := "the temporary folder's file system"
+	if cfg.runDir != "" {
+		where = cfg.runDir
+	}
+	fmt.Fprintf(&b, "\n\n`bench/pathops.sh -rounds %d -seconds %g -files %d -records %d`%s: medians of interleaved rounds (at least %d; a program whose variant's rounds take under %g CPU seconds gets more, up to %d); the programs write in %s; calls from one run under `strace -f -c`.\n\n",
+		cfg.rounds, cfg.seconds, cfg.files, cfg.records, runDirFlag(cfg), cfg.rounds, cfg.seconds, 5*cfg.rounds, where)
+	b.WriteString("| program | variant | rounds | CPU ms | wall ms | write calls | calls on files |\n|---|---|---|---|---|---|---|\n")
 	for _, p := range progs {
 		for _, v := range p.variants() {
 			k := [2]string{p.name, v}
-			fmt.Fprintf(&b, "| %s | %s | %.1f | %.1f | %d | %d |\n", p.name, v, median(cpu[k]), median(wall[k]), writes(calls[k]), total(calls[k]))
+			fmt.Fprintf(&b, "| %s | %s | %d | %.1f | %.1f | %d | %d |\n", p.name, v, len(cpu[k]), median(cpu[k]), median(wall[k]), writes(calls[k]), total(calls[k]))
 		}
 	}
 	b.WriteString("\nTargets (issue 30): -files's write calls at most 2x C's (no C twin: one per file written whole and per 4 KiB of the log); its calls on files at most -stdout's; its CPU at most 1.05x the lower of plain's and -stdout's, and at most 1.05x the same program's with bufio added by hand (what a careful Go programmer gets; plain where the program has nothing a bufio could buffer, as os.WriteFile of each small file). The runs under strace are slower, and the bound (STDIOBUF_MAXDELAY, 50 ms) would write out buffers that waited that long, as many times as the slowdown and the machine's load make it; they run with STDIOBUF_MAXDELAY=none (glibc's rule), so that the calls are the program's alone.\n\n")
-	b.WriteString("The CPU columns give the ratio of medians and, after the slash, the median of the per-round ratios (the reference is the build of the lower median); the targets are judged on the per-round ratio.\n\n")
+	b.WriteString("The CPU columns give the ratio of medians, after the slash the median of the per-round ratios (the reference is the build of the lower median), and in brackets that median's 95% interval (distribution-free, from the ranks of the per-round ratios). A target is met where the median of the per-round ratios is within it, missed where the whole interval is beyond it, and not shown where the interval holds the limit: those runs cannot tell.\n\n")
 	b.WriteString("| program | files writes / reference | writes target | files calls / stdout calls | calls target | files CPU / min(plain, stdout) | CPU target | files CPU / by hand | target by hand |\n|---|---|---|---|---|---|---|---|---|\n")
 	for _, p := range progs {
 		f, s := calls[[2]string{p.name, "files"}], calls[[2]string{p.name, "stdout"}]
@@ -506,17 +597,32 @@ func report(cfg config, progs []program, cpu, wall map[[2]string][]float64, call
 			low = "stdout"
 		}
 		ratio := median(fc) / median(cpu[[2]string{p.name, low}])
-		perRound := roundRatio(fc, cpu[[2]string{p.name, low}])
+		perRound := roundRatios(fc, cpu[[2]string{p.name, low}])
 		hand := "plain"
 		if p.hasBufio {
 			hand = "bufio"
 		}
 		handRatio := median(fc) / median(cpu[[2]string{p.name, hand}])
-		handRound := roundRatio(fc, cpu[[2]string{p.name, hand}])
-		fmt.Fprintf(&b, "| %s | %d / %d | %s | %d / %d | %s | %.3f / %.3f | %s | %.3f / %.3f (%s) | %s |\n", p.name,
-			writes(f), ref, pass(writes(f) <= 2*max(ref, 1)), total(f), total(s), pass(total(f) <= total(s)), ratio, perRound, pass(perRound <= 1.05), handRatio, handRound, hand, pass(handRound <= 1.05))
+		handRound := roundRatios(fc, cpu[[2]string{p.name, hand}])
+		fmt.Fprintf(&b, "| %s | %d / %d | %s | %d / %d | %s | %.3f / %s | %s | %.3f / %s (%s) | %s |\n", p.name,
+			writes(f), ref, pass(writes(f) <= 2*max(ref, 1)), total(f), total(s), pass(total(f) <= total(s)),
+			ratio, withInterval(perRound), target(perRound, 1.05), handRatio, withInterval(handRound), hand, target(handRound, 1.05))
 	}
 	return b.String()
+}
+
+// withInterval is the median of rs and its interval.
+func withInterval(rs []float64) string {
+	lo, hi := medianInterval(rs)
+	return fmt.Sprintf("%.3f [%.3f, %.3f]", median(rs), lo, hi)
+}
+
+// runDirFlag is -rundir as the command line gave it, or "".
+func runDirFlag(cfg config) string {
+	if cfg.runDir == "" {
+		return ""
+	}
+	return " with `-rundir " + cfg.runDir + "`"
 }
 
 func pass(ok bool) string {

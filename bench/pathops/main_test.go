@@ -88,8 +88,90 @@ func TestRoundRatio(t *testing.T) {
 		{"shorter b", []float64{2, 4, 9}, []float64{1, 2}, 2},
 	}
 	for _, tt := range tests {
-		if got := roundRatio(tt.a, tt.b); got != tt.want {
-			t.Errorf("%s: roundRatio(%v, %v) = %v, want %v", tt.name, tt.a, tt.b, got, tt.want)
+		if got := median(roundRatios(tt.a, tt.b)); got != tt.want {
+			t.Errorf("%s: median(roundRatios(%v, %v)) = %v, want %v", tt.name, tt.a, tt.b, got, tt.want)
+		}
+	}
+}
+
+func TestMedianInterval(t *testing.T) {
+	seq := func(n int) []float64 {
+		xs := make([]float64, n)
+		for i := range xs {
+			xs[n-1-i] = float64(i + 1) // in reverse: the ranks, not the order, count
+		}
+		return xs
+	}
+	tests := []struct {
+		name   string
+		xs     []float64
+		lo, hi float64
+	}{
+		{"none", nil, 0, 0},
+		{"too few for an interval", []float64{3, 1, 2, 5, 4}, 1, 5},
+		// n = 6: P(X <= 0) = 1/64 <= 2.5%, P(X <= 1) = 7/64 > 2.5%.
+		{"six", seq(6), 1, 6},
+		// n = 21: P(X <= 5) = 1.3%, P(X <= 6) = 3.9%: ranks 6 and 16.
+		{"twenty-one", seq(21), 6, 16},
+		// n = 105: P(X <= 41) = 1.6%, P(X <= 42) = 2.52%: ranks 42 and 64.
+		{"a hundred and five", seq(105), 42, 64},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			lo, hi := medianInterval(tt.xs)
+			if diff := cmp.Diff([2]float64{tt.lo, tt.hi}, [2]float64{lo, hi}); diff != "" {
+				t.Errorf("medianInterval (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+func TestTarget(t *testing.T) {
+	rep := func(v float64, n int) []float64 {
+		xs := make([]float64, n)
+		for i := range xs {
+			xs[i] = v
+		}
+		return xs
+	}
+	tests := []struct {
+		name string
+		rs   []float64
+		want string
+	}{
+		{"median within", append(rep(1.0, 11), rep(1.2, 10)...), "met"},
+		{"every round beyond", rep(1.1, 21), "**missed**"},
+		{"median beyond, interval holds the limit", append(rep(1.0, 8), rep(1.1, 13)...), "**not shown** (1.05 in the interval)"},
+	}
+	for _, tt := range tests {
+		if got := target(tt.rs, 1.05); got != tt.want {
+			t.Errorf("%s: target = %q, want %q", tt.name, got, tt.want)
+		}
+	}
+}
+
+func TestRoundsFor(t *testing.T) {
+	p := program{name: "p", hasBufio: true}
+	cfg := config{rounds: 21, seconds: 3}
+	tests := []struct {
+		name    string
+		slowest float64 // the first round's slowest variant, ms
+		want    int
+	}{
+		{"long", 2500, 21},
+		{"budget met by the rounds asked for", 3000.0 / 21, 21},
+		{"short: more rounds", 60, 50},
+		{"very short: five times at most", 5, 105},
+		{"no time", 0, 21},
+	}
+	for _, tt := range tests {
+		cpu := map[[2]string][]float64{}
+		for _, v := range p.variants() {
+			cpu[[2]string{"p", v}] = []float64{tt.slowest / 2}
+		}
+		cpu[[2]string{"p", "files"}] = []float64{tt.slowest}
+		if got := roundsFor(cfg, p, cpu); got != tt.want {
+			t.Errorf("%s: roundsFor = %d, want %d", tt.name, got, tt.want)
 		}
 	}
 }
