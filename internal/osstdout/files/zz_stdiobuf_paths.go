@@ -91,17 +91,19 @@ func (f *File) Readdirnames(n int) (names []string, err error) {
 // walker's Lstat per entry with nothing held runs the toolchain's own
 // code and no other.
 func Stat(name string) (FileInfo, error) {
-	if !stdioPathDirty() {
+	m := stdioPathMask()
+	if m == 0 {
 		return stdioRawStat(name)
 	}
-	return stdioStatRun(stdioStatfsOf(name), func() (FileInfo, error) { return stdioRawStat(name) })
+	return stdioStatRunIn(m, stdioStatfsOf(name), func() (FileInfo, error) { return stdioRawStat(name) })
 }
 
 func Lstat(name string) (FileInfo, error) {
-	if !stdioPathDirty() {
+	m := stdioPathMask()
+	if m == 0 {
 		return stdioRawLstat(name)
 	}
-	return stdioStatRun(stdioStatfsOf(name), func() (FileInfo, error) { return stdioRawLstat(name) })
+	return stdioStatRunIn(m, stdioStatfsOf(name), func() (FileInfo, error) { return stdioRawLstat(name) })
 }
 
 // OpenFile is also Open, Create, ReadFile, WriteFile and CreateTemp's.

@@ -433,11 +433,15 @@ func stdioWriteOutAll() {
 // none of them: a stat per record while a report's buffer or standard
 // output holds bytes reads nothing more for another file.
 func stdioSeen(fi FileInfo, statfs stdioStatfsFrom) bool {
-	if fi == nil || !stdioBufferable(fi.Mode()) {
-		return false
-	}
-	m := stdioPathMask()
-	if m == 0 {
+	return stdioSeenIn(stdioPathMask(), fi, statfs)
+}
+
+// stdioSeenIn is stdioSeen with the mask m that a stat per record took
+// before it ran: what happened before the stat is in it, and a buffer
+// that began to hold bytes during the stat is no more ordered before
+// it than after it.
+func stdioSeenIn(m uint64, fi FileInfo, statfs stdioStatfsFrom) bool {
+	if m == 0 || fi == nil || !stdioBufferable(fi.Mode()) {
 		return false
 	}
 	id, fsdev, ok := stdioIDOfFile(fi)
@@ -464,7 +468,12 @@ func stdioStatfsOf(name string) stdioStatfsFrom { return stdioStatfsFrom{name: n
 // call only then. Where a buffer over a file of untrusted identity holds
 // bytes, everything is written out first instead.
 func stdioStatRun(statfs stdioStatfsFrom, stat func() (FileInfo, error)) (FileInfo, error) {
-	m := stdioPathMask()
+	return stdioStatRunIn(stdioPathMask(), statfs, stat)
+}
+
+// stdioStatRunIn is stdioStatRun with stdioPathMask taken already (m):
+// Stat and Lstat take it once to tell whether anything is held.
+func stdioStatRunIn(m uint64, statfs stdioStatfsFrom, stat func() (FileInfo, error)) (FileInfo, error) {
 	if m == 0 {
 		return stat()
 	}
@@ -473,7 +482,7 @@ func stdioStatRun(statfs stdioStatfsFrom, stat func() (FileInfo, error)) (FileIn
 		return stat()
 	}
 	fi, err := stat()
-	if err == nil && stdioSeen(fi, statfs) {
+	if err == nil && stdioSeenIn(m, fi, statfs) {
 		return stat()
 	}
 	return fi, err
