@@ -20,6 +20,10 @@ func limitFiles(n uint64) error {
 	if err := syscall.Getrlimit(syscall.RLIMIT_NOFILE, &lim); err != nil {
 		return err
 	}
-	lim.Cur = n
+	setLimit(&lim.Cur, n)
 	return syscall.Setrlimit(syscall.RLIMIT_NOFILE, &lim)
 }
+
+// setLimit sets an rlimit's field, a uint64 on Linux and an int64 on
+// the BSDs.
+func setLimit[T int64 | uint64](p *T, n uint64) { *p = T(n) }
