@@ -13,7 +13,7 @@ import (
 // The test files and internal/stdseam's doc.go are embedded too (a
 // pattern cannot leave them out); the generator ignores them.
 //
-//go:embed stream/*.go internal/stdseam/*.go internal/osstdout/*.go internal/osstdout/std/*.go internal/osstdout/bufio/*.go internal/osstdout/runtime/*.go internal/osstdout/syscall/*.go internal/osstdout/files/*.go internal/osstdout/internal/poll/*.go internal/osstdout/fmt/*.go internal/osstdout/os/signal/*.go
+//go:embed stream/*.go internal/stdseam/*.go internal/osstdout/*.go internal/osstdout/std/*.go internal/osstdout/bufio/*.go internal/osstdout/runtime/*.go internal/osstdout/syscall/*.go internal/osstdout/files/*.go internal/osstdout/internal/poll/*.go internal/osstdout/fmt/*.go internal/osstdout/os/signal/*.go internal/osstdout/time/*.go
 var source embed.FS
 
 // Source returns stream's source files under stream/, the std twins of its

@@ -208,10 +208,10 @@ func (h insertion) key() string {
 // package no longer has what a hook expects.
 var ErrMoved = errors.New("osstdout: a function -stdout hooks has moved")
 
-// PatchFiles returns the overlay for package pkg (runtime, syscall or
-// internal/poll) of the toolchain whose source tree is goroot/src: each
-// file of the package that gets a hook, patched, and the templates, by
-// base name.
+// PatchFiles returns the overlay for package pkg (runtime, syscall,
+// internal/poll, fmt, os/signal or time) of the toolchain whose source
+// tree is goroot/src: each file of the package that gets a hook or a
+// redirected call, patched, and the templates, by base name.
 // A template named as a file of the package is merged into it (its
 // declarations appended, its imports added): the way to add code that
 // needs the file's build constraints, such as runtime's signal_unix.go; any
@@ -220,14 +220,26 @@ var ErrMoved = errors.New("osstdout: a function -stdout hooks has moved")
 // the toolchain in errors.
 func PatchFiles(goroot, goVersion, pkg string, templates map[string][]byte) (map[string][]byte, error) {
 	hooks, ok := insertions[pkg]
-	if !ok {
+	calls := redirects[pkg]
+	if !ok && calls == nil {
 		return nil, fmt.Errorf("osstdout: no hooks for package %s", pkg)
 	}
 	dir := filepath.Join(goroot, "src", filepath.FromSlash(pkg))
 	found := make(map[hookKey]int) // declarations of each hook's function
+	sent := make(map[redirect]int) // calls of each redirect's function
 	out := make(map[string][]byte)
 	err := eachSource(dir, func(name string, src []byte) error {
 		patched, err := insertHooks(name, src, hooks, found)
+		if err == nil {
+			base := src
+			if patched != nil {
+				base = patched
+			}
+			var r []byte
+			if r, err = redirectCalls(name, base, calls, sent); r != nil {
+				patched = r
+			}
+		}
 		if err != nil {
 			return fmt.Errorf("%w: %s's %s/%s: %v", ErrMoved, goVersion, pkg, name, err)
 		}
@@ -250,6 +262,7 @@ func PatchFiles(goroot, goVersion, pkg string, templates map[string][]byte) (map
 			problems = append(problems, fmt.Sprintf("%d funcs %s", n, h.key()))
 		}
 	}
+	problems = append(problems, redirectProblems(calls, sent)...)
 	if len(problems) > 0 {
 		sort.Strings(problems)
 		problems = slices.Compact(problems) // two hooks of one function
