@@ -36,7 +36,10 @@
 // loop (it runs once), in a loop that runs a constant number of times up
 // to 16 or per event (a select over several channels, a process started
 // per iteration: events.go), or outside any loop; nor is a write to a
-// file variable declared in the loop (a file per iteration). Nothing
+// file variable declared in the loop (a file per iteration), nor a write
+// or read through a field the package binds to a file for a span of
+// statements and hands to the child processes it starts (a shell's
+// redirection: child.go). Nothing
 // that buffers is reported: bufio or stream over the file, io.Copy from
 // a file, a csv.Writer, a Scanner, reads of 4096 bytes and more; a
 // text/tabwriter.Writer does not buffer (it writes cell by cell). A
@@ -123,8 +126,8 @@ func run(pass *analysis.Pass) (any, error) {
 		}
 		return true
 	})
-	c.reportLoops()
 	c.interprocedural(ins)
+	c.reportLoops()
 	ins.Preorder([]ast.Node{(*ast.FuncDecl)(nil), (*ast.FuncLit)(nil)}, func(n ast.Node) {
 		var body *ast.BlockStmt
 		switch fn := n.(type) {
@@ -144,19 +147,20 @@ func run(pass *analysis.Pass) (any, error) {
 
 // checker holds what one pass has learnt of its package.
 type checker struct {
-	pass      *analysis.Pass
-	assigns   map[types.Object]*assignments // every value given to each variable
-	logToFile bool                          // log.SetOutput is called, always with an *os.File
-	loops     []*loopRecords                // loops with per-record writes, in source order
-	skip      map[any]bool                  // test files (*token.File), generated ones and unused functions (*ast.FuncDecl), which are not reported
-	fixNames  map[ast.Node]map[string]bool  // per block, the names the loop fixes declare in it
-	dead      map[types.Object]bool         // booleans never set to true (deadFlags)
-	procFuncs map[*types.Func]bool          // functions that start a process (processFuncs), made when first needed
-	procStmts map[ast.Stmt]bool             // statements runsProcess has looked at
-	params    map[*types.Var]paramOf        // the package's parameters (declParams), made when first needed
-	closedFns *deadness                     // the package's calls and closed functions (fixed.go), made when first needed
-	raw       *bool                         // the package makes the terminal raw (makesRaw), found when first needed
-	termStmts map[ast.Stmt]bool             // statements readsTerminal has looked at
+	pass        *analysis.Pass
+	assigns     map[types.Object]*assignments // every value given to each variable
+	logToFile   bool                          // log.SetOutput is called, always with an *os.File
+	loops       []*loopRecords                // loops with per-record writes, in source order
+	skip        map[any]bool                  // test files (*token.File), generated ones and unused functions (*ast.FuncDecl), which are not reported
+	fixNames    map[ast.Node]map[string]bool  // per block, the names the loop fixes declare in it
+	dead        map[types.Object]bool         // booleans never set to true (deadFlags)
+	procFuncs   map[*types.Func]bool          // functions that start a process (processFuncs), made when first needed
+	procStmts   map[ast.Stmt]bool             // statements runsProcess has looked at
+	params      map[*types.Var]paramOf        // the package's parameters (declParams), made when first needed
+	closedFns   *deadness                     // the package's calls and closed functions (fixed.go), made when first needed
+	raw         *bool                         // the package makes the terminal raw (makesRaw), found when first needed
+	termStmts   map[ast.Stmt]bool             // statements readsTerminal has looked at
+	childFields map[*types.Var]bool           // the package's fields bound per statement and shared with child processes (child.go)
 }
 
 // skipped reports whether n is in a file or function that is not

@@ -31,6 +31,7 @@ func TestAnalyzer(t *testing.T) {
 		{"dispatch", false},
 		{"deadflag", false},
 		{"events", false},
+		{"child", false},
 		{"example.com/scanmain", false}, // and scanlib, colorlib for their facts
 		{"example.com/rendlib", false},
 		{"example.com/rendmain", false},

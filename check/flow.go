@@ -181,21 +181,23 @@ type event struct {
 
 // flow is the interprocedural check of one package.
 type flow struct {
-	c         *checker
-	sites     []*site
-	byLit     map[*ast.FuncLit][]*site // the calls each literal owns or is the innermost literal of
-	lits      []litSpan                // every function literal, in source order
-	returns   map[*ast.FuncDecl][]*ast.ReturnStmt
-	assigns   map[*types.Var][]*assign
-	fields    map[*types.Var][]ast.Expr // values stored in this package's struct fields
-	params    map[*types.Var]int        // index of each parameter of the package's function declarations
-	funcs     map[*types.Func]*funcFact // this package's summaries
-	decls     map[*ast.FuncDecl]*types.Func
-	direct    map[*ast.CallExpr]bool     // calls the per-record check reports
-	impls     map[any][]*types.Func      // the methods an interface method call may run (implsOf)
-	stores    map[*types.Var][]storeSite // the calls each variable is given to, which may store in it (stored.go)
-	paramFunc map[*types.Var]*types.Func // the function of each parameter in params
-	ranges    map[*types.Var]ast.Expr    // the range expression of each func-typed range variable
+	c           *checker
+	sites       []*site
+	byLit       map[*ast.FuncLit][]*site // the calls each literal owns or is the innermost literal of
+	lits        []litSpan                // every function literal, in source order
+	returns     map[*ast.FuncDecl][]*ast.ReturnStmt
+	assigns     map[*types.Var][]*assign
+	fields      map[*types.Var][]ast.Expr // values stored in this package's struct fields
+	params      map[*types.Var]int        // index of each parameter of the package's function declarations
+	funcs       map[*types.Func]*funcFact // this package's summaries
+	decls       map[*ast.FuncDecl]*types.Func
+	direct      map[*ast.CallExpr]bool     // calls the per-record check reports
+	impls       map[any][]*types.Func      // the methods an interface method call may run (implsOf)
+	stores      map[*types.Var][]storeSite // the calls each variable is given to, which may store in it (stored.go)
+	paramFunc   map[*types.Var]*types.Func // the function of each parameter in params
+	ranges      map[*types.Var]ast.Expr    // the range expression of each func-typed range variable
+	handoffs    []ast.Expr                 // values given to a child process's files (child.go)
+	childFields map[*types.Var]bool        // the package's fields bound per statement and shared with child processes
 
 	// Per round of the fixed point.
 	origins map[ast.Expr][]origin
@@ -225,6 +227,8 @@ func (c *checker) interprocedural(ins *inspector.Inspector) {
 		}
 	}
 	fl.collect(ins)
+	fl.markChildFields()
+	c.childFields = fl.childFields
 	for round := 0; round < 8; round++ {
 		fl.origins, fl.events, fl.busy, fl.changed = map[ast.Expr][]origin{}, map[*site][]event{}, map[any]bool{}, false
 		fl.summarize()
@@ -327,6 +331,7 @@ func (fl *flow) collect(ins *inspector.Inspector) {
 			if n.Tok != token.ASSIGN && n.Tok != token.DEFINE {
 				return true
 			}
+			fl.collectHandoff(n)
 			top := decl != nil && lit == nil && len(stack) >= 3 && stack[len(stack)-2] == decl.Body
 			for i, lhs := range n.Lhs {
 				a := &assign{stmt: n, kill: top, lit: lit != nil, pos: n.End()}
@@ -351,6 +356,7 @@ func (fl *flow) collect(ins *inspector.Inspector) {
 				fl.assignTo(id, a)
 			}
 		case *ast.CompositeLit:
+			fl.collectHandoff(n)
 			fl.eachField(n, func(f *types.Var, v ast.Expr) {
 				if f.Pkg() == fl.c.pass.Pkg {
 					fl.fields[f] = append(fl.fields[f], v)
@@ -1076,6 +1082,9 @@ func (fl *flow) computeOrigins(e ast.Expr) []origin {
 				return nil // a method value
 			}
 			f := sel.Obj().(*types.Var)
+			if fl.childFields[f] {
+				return nil // shared with a child process (child.go)
+			}
 			os := stripField(fl.originsOf(e.X), f.Name())
 			if len(os) == 0 && fl.unknown(e.X) {
 				os = fl.fieldOrigins(f)

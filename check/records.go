@@ -6,6 +6,7 @@ import (
 	"go/constant"
 	"go/token"
 	"go/types"
+	"slices"
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
@@ -728,6 +729,10 @@ func exprString(e ast.Expr) string {
 // on the first call of a loop where the rewrite is safe.
 func (c *checker) reportLoops() {
 	for _, lr := range c.loops {
+		lr.recs = slices.DeleteFunc(lr.recs, func(r *record) bool { return c.childField(r.fileX) })
+		if len(lr.recs) == 0 {
+			continue
+		}
 		fix := c.loopFix(lr)
 		for i, r := range lr.recs {
 			d := diagnostic(r, fix != nil)
