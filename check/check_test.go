@@ -32,6 +32,7 @@ func TestAnalyzer(t *testing.T) {
 		{"deadflag", false},
 		{"events", false},
 		{"child", false},
+		{"exits", false},
 		{"example.com/scanmain", false}, // and scanlib, colorlib for their facts
 		{"example.com/rendlib", false},
 		{"example.com/rendmain", false},

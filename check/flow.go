@@ -157,7 +157,7 @@ type site struct {
 	loop     ast.Stmt      // the loop it runs once per iteration of, or nil
 	excluded bool          // in an error branch, dead code or a block that leaves
 	deferred bool          // the call of a go or defer statement
-	beside   bool          // in no loop, beside a process its function starts whenever it runs (besideProcess)
+	callOnce bool          // in no loop, where what the call writes once per call is not per record: beside a process its function starts whenever it runs (besideProcess), or in a function that ends the program (endsProgram); a loop in the callee stays per record
 }
 
 // A function literal passed as an argument is taken as part of the
@@ -313,7 +313,7 @@ func (fl *flow) collect(ins *inspector.Inspector) {
 				s.loop = stack[i].(ast.Stmt)
 			} else {
 				s.excluded = fl.c.excludedOnce(stack)
-				s.beside = fl.c.besideProcess(stack)
+				s.callOnce = fl.c.besideProcess(stack) || fl.c.endsProgram(stack)
 			}
 			s.excluded = s.excluded || fl.c.debugLog(n)
 			fl.sites = append(fl.sites, s)
@@ -474,8 +474,9 @@ func (fl *flow) summarize() {
 		fl.methodSinks(fn, s)
 		for _, ev := range fl.eventsOf(s) {
 			switch {
-			case s.beside && !ev.loop:
-				// Once per call, beside a process started per call.
+			case s.callOnce && !ev.loop:
+				// Once per call: beside a process started per call, or
+				// in a function that ends the program.
 			case fl.direct[s.call] && !ev.via:
 			case ev.t.param >= 0:
 				fl.addSink(fn, Sink{Param: ev.t.param, Path: ev.t.ppath, Loop: ev.loop, Trail: ev.trail})
@@ -1132,7 +1133,7 @@ func (fl *flow) computeOrigins(e ast.Expr) []origin {
 				continue
 			}
 			for _, ev := range fl.eventsOf(s) {
-				if s.beside && !ev.loop {
+				if s.callOnce && !ev.loop {
 					continue
 				}
 				os = append(os, origin{t: ev.t, call: true, loop: ev.loop, trail: ev.trail})

@@ -56,6 +56,47 @@ func (c *checker) excludedOnce(stack []ast.Node) bool {
 	return false
 }
 
+// endsProgram reports whether the function the call at the top of stack
+// is in ends the program whenever it runs: its body ends in a call that
+// does not return (os.Exit, log.Fatal, panic) and holds no return
+// statement of its own. What a call in it, in no loop of its, writes
+// once per call is written once per run, whoever calls the function:
+// goyacc's exit flushes its outputs and calls os.Exit, and the loops
+// that reach it through an error report reach it once. A loop inside
+// the callee stays per record: main's `os.Exit(run())` runs run's loops.
+func (c *checker) endsProgram(stack []ast.Node) bool {
+	var body *ast.BlockStmt
+	for i := len(stack) - 1; i >= 0 && body == nil; i-- {
+		switch fn := stack[i].(type) {
+		case *ast.FuncDecl:
+			body = fn.Body
+		case *ast.FuncLit:
+			body = fn.Body
+		}
+	}
+	if body == nil || len(body.List) == 0 {
+		return false
+	}
+	last, ok := body.List[len(body.List)-1].(*ast.ExprStmt)
+	if !ok {
+		return false
+	}
+	if call, ok := last.X.(*ast.CallExpr); !ok || c.mayReturn(call) {
+		return false
+	}
+	returns := false
+	ast.Inspect(body, func(n ast.Node) bool {
+		switch n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.ReturnStmt:
+			returns = true
+		}
+		return !returns
+	})
+	return !returns
+}
+
 // endsOnce reports whether list ends in a call that does not return
 // (os.Exit, log.Fatal, panic) or in a return of an error.
 func (c *checker) endsOnce(list []ast.Stmt) bool {
