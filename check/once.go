@@ -30,30 +30,7 @@ func (c *checker) excludedOnce(stack []ast.Node) bool {
 			break
 		}
 	}
-	for i := len(stack) - 2; i >= 1; i-- {
-		child := stack[i+1]
-		switch n := stack[i].(type) {
-		case *ast.FuncDecl, *ast.FuncLit:
-			return false
-		case *ast.BlockStmt:
-			switch stack[i-1].(type) {
-			case *ast.FuncDecl, *ast.FuncLit:
-			default:
-				if c.endsOnce(n.List) {
-					return true
-				}
-			}
-		case *ast.CaseClause:
-			if c.endsOnce(n.Body) || c.errorCase(n, stack[:i]) {
-				return true
-			}
-		case *ast.IfStmt:
-			if child == n.Body && (c.testsError(n.Cond) || c.isFalse(n.Cond) || countsError(n.Body) || flushWhenFull(n)) {
-				return true
-			}
-		}
-	}
-	return false
+	return c.inBranch(stack, func(list []ast.Stmt, _ []ast.Node) bool { return c.endsOnce(list) })
 }
 
 // endsProgram reports whether the function the call at the top of stack

@@ -781,6 +781,16 @@ func (c *checker) inErrorBranch(stack []ast.Node) bool {
 	if c.debugLog(stack[len(stack)-1]) {
 		return true // debug output, not the program's: debuglog.go
 	}
+	return c.inBranch(stack, c.endsLeaving)
+}
+
+// inBranch is the walk of inErrorBranch and excludedOnce, from the call
+// at the top of stack out to its function: a block other than the
+// function's body, or a case, for which ends (given its statements and
+// the nodes above it) reports that it runs once; a case of an error
+// type; the body of an if that tests an error, counts one, is false or
+// flushes a full buffer.
+func (c *checker) inBranch(stack []ast.Node, ends func(list []ast.Stmt, above []ast.Node) bool) bool {
 	for i := len(stack) - 2; i >= 1; i-- {
 		child := stack[i+1]
 		switch n := stack[i].(type) {
@@ -790,12 +800,12 @@ func (c *checker) inErrorBranch(stack []ast.Node) bool {
 			switch stack[i-1].(type) {
 			case *ast.FuncDecl, *ast.FuncLit:
 			default:
-				if c.endsLeaving(n.List, stack[:i]) {
+				if ends(n.List, stack[:i]) {
 					return true
 				}
 			}
 		case *ast.CaseClause:
-			if c.endsLeaving(n.Body, stack[:i]) || c.errorCase(n, stack[:i]) {
+			if ends(n.Body, stack[:i]) || c.errorCase(n, stack[:i]) {
 				return true
 			}
 		case *ast.IfStmt:
