@@ -284,12 +284,13 @@ func stdioMaybeBuffered(f *File) bool {
 // where f's identity is not known; it gives nothing back. It reports
 // whether it wrote anything.
 func stdioFilesBeforeRead(f *File) bool {
-	if !stdioPathDirty() {
+	m := stdioPathMask()
+	if m == 0 {
 		return false
 	}
 	switch d := stdioKindInfoOf(f); {
 	case d != nil && d.kind == stdioKindFile && stdioFiles.untrusted.Load() == 0 && !stdioOut.outUntrusted():
-		if !stdioMaskHas(stdioPathMask(), d.id) {
+		if !stdioMaskHas(m, d.id) {
 			return false
 		}
 		return stdioFiles.writeOutOwners(d.id, stdioFiles.ownersOf(d))
