@@ -113,6 +113,24 @@ func raFileOf(r io.Reader) (raFile, bool) {
 //go:linkname writeUnkept
 func writeUnkept(w *Writer, p []byte) (int, error) { return w.Write(p) }
 
+// takeFitting copies p into w's buffer if w is fully buffered, free of
+// errors, and p fits its free space and is shorter than large (where
+// large > 0); it reports whether it did, and how many bytes w held
+// before. It is the one call package os makes for a Write into a buffer
+// that takes it whole, through a go:linkname (os's zz_stdiobuf_buffer.go,
+// stdioTakeFitting, declares it //go:noescape and repeats this
+// signature: change both together). It keeps nothing of p.
+//
+//go:linkname takeFitting
+func takeFitting(w *Writer, p []byte, large int) (before int, ok bool) {
+	before = w.n
+	if w.err != nil || w.s.mode != FullyBuffered || len(p) > len(w.buf)-before || large > 0 && len(p) >= large {
+		return before, false
+	}
+	w.n += copy(w.buf[before:], p)
+	return before, true
+}
+
 // generatedFile reports whether fd's file system makes its files'
 // contents at each read (generatedFS): under -files package os keeps
 // such files unbuffered, through a go:linkname (its sys_linux.go).

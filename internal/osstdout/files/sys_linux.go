@@ -11,6 +11,7 @@ package os
 import (
 	"internal/syscall/unix"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"unsafe"
 )
@@ -33,8 +34,9 @@ func init() {
 	stdioStatFields = stdioLinuxStatFields
 	stdioRdev = stdioLinuxRdev
 	stdioIDOf = stdioLinuxIDOf
+	stdioIdentOf = stdioLinuxIdentOf
 	stdioRefreshEntry = stdioLinuxRefreshEntry
-	stdioFSTrusted = stdioLinuxTrust.trusted
+	stdioFSTrusted = stdioLinuxTrusted
 	stdioFDIdentity = stdioLinuxFDIdentity
 	stdioFstatfsType = func(f *File, t *int64) error { return stdioFDStatfsType(f.pfd.Sysfd, t) }
 	stdioFDStatfsType = func(fd int, t *int64) error {
@@ -417,18 +419,45 @@ func stdioLinuxRdev(fi FileInfo) (uint64, bool) {
 
 // stdioLinuxIDOf is stdioIDOf on Linux: a regular file's st_dev and
 // st_ino, a block device's st_rdev; and the st_dev of its file system.
+// A FileInfo of package os's own (every Stat, Lstat and DirEntry.Info)
+// is read without an interface call: a stat per record pays this once.
 func stdioLinuxIDOf(fi FileInfo) (stdioFileID, uint64, bool) {
-	st, ok := fi.Sys().(*syscall.Stat_t)
-	if !ok {
+	var st *syscall.Stat_t
+	var m FileMode
+	if fs, ok := fi.(*fileStat); ok {
+		st, m = &fs.sys, fs.mode
+	} else if st, ok = fi.Sys().(*syscall.Stat_t); ok {
+		m = fi.Mode()
+	} else {
 		return stdioFileID{}, 0, false
 	}
-	switch m := fi.Mode(); {
+	switch {
 	case m.IsRegular():
 		return stdioFileID{uint64(st.Dev), uint64(st.Ino)}, uint64(st.Dev), true
 	case m&ModeType == ModeDevice:
 		return stdioFileID{uint64(st.Rdev), stdioDeviceIno}, uint64(st.Dev), true
 	}
 	return stdioFileID{}, 0, false
+}
+
+// stdioLinuxIdentOf is stdioIdentOf on Linux. A regular file of package
+// os's own FileInfo on a block device's file system, what a stat per
+// record finds, is answered without another call.
+func stdioLinuxIdentOf(fi FileInfo) (stdioFileID, uint64, uint8) {
+	if fs, ok := fi.(*fileStat); ok && fs.mode.IsRegular() && !stdioAnonDev(uint64(fs.sys.Dev)) {
+		return stdioFileID{uint64(fs.sys.Dev), uint64(fs.sys.Ino)}, uint64(fs.sys.Dev), stdioIdentTrusted
+	}
+	id, fsdev, ok := stdioLinuxIDOf(fi)
+	switch {
+	case !ok:
+		return id, 0, stdioIdentNone
+	case !stdioAnonDev(fsdev):
+		return id, fsdev, stdioIdentTrusted
+	}
+	if trusted, known := stdioLinuxTrust.lookup(fsdev); known && trusted {
+		return id, fsdev, stdioIdentTrusted
+	}
+	return id, fsdev, stdioIdentAsk
 }
 
 // stdioLinuxFDIdentity is stdioFDIdentity on Linux: the identity of
@@ -451,11 +480,21 @@ func stdioLinuxFDIdentity(fd int) (stdioFileID, bool) {
 // with anonymous device numbers, by device.
 var stdioLinuxTrust stdioTrustCache
 
+// stdioLinuxTrusted is stdioFSTrusted on Linux (stdioTrustCache.trusted
+// of stdioLinuxTrust): a function, not a method value, and a device of
+// a block device's major number answered before the cache is looked at,
+// since a stat per record asks it once per record.
+func stdioLinuxTrusted(dev uint64, statfs stdioStatfsFrom) bool {
+	return !stdioAnonDev(dev) || stdioLinuxTrust.trusted(dev, statfs)
+}
+
 // stdioTrustCache holds, by device, whether a file system's identities
-// are trusted.
+// are trusted. A stat per record on tmpfs reads it once per record, so
+// it is read without a lock: a device's first answer replaces the map
+// whole, under mu.
 type stdioTrustCache struct {
-	mu sync.Mutex      // guards m; never held across a system call
-	m  map[uint64]bool // by st_dev, for devices of major number 0
+	mu sync.Mutex                      // serialises the replacements of m; never held across a system call
+	m  atomic.Pointer[map[uint64]bool] // by st_dev, for devices of major number 0; never changed once stored
 }
 
 // Magic numbers of the file systems with anonymous device numbers whose
@@ -478,36 +517,49 @@ func (c *stdioTrustCache) trusted(dev uint64, statfs stdioStatfsFrom) bool {
 	if !stdioAnonDev(dev) {
 		return true
 	}
-	c.mu.Lock()
-	v, ok := c.m[dev]
-	c.mu.Unlock()
-	if ok {
+	if v, ok := c.lookup(dev); ok {
 		return v
 	}
 	var t int64
 	if statfs.statfs(&t) != nil {
 		return false
 	}
+	var v bool
 	switch uint32(t) {
 	case stdioTmpfsMagic, stdioRamfsMagic, stdioBtrfsMagic:
 		v = true
 	}
 	c.mu.Lock()
-	if c.m == nil {
-		c.m = make(map[uint64]bool)
+	old := c.m.Load()
+	var m map[uint64]bool
+	if old == nil {
+		m = make(map[uint64]bool, 1)
+	} else {
+		m = make(map[uint64]bool, len(*old)+1)
+		for d, t := range *old {
+			m[d] = t
+		}
 	}
-	c.m[dev] = v
+	m[dev] = v
+	c.m.Store(&m)
 	c.mu.Unlock()
 	return v
+}
+
+// lookup returns what the cache knows of dev, and whether it knows.
+func (c *stdioTrustCache) lookup(dev uint64) (trusted, known bool) {
+	if p := c.m.Load(); p != nil {
+		trusted, known = (*p)[dev]
+	}
+	return trusted, known
 }
 
 // knownTrusted reports whether dev, an anonymous device number, is known
 // to be a file system whose identities are trusted (tmpfs, ramfs,
 // btrfs), without asking: false where its type was not asked yet.
 func (c *stdioTrustCache) knownTrusted(dev uint64) bool {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.m[dev]
+	v, _ := c.lookup(dev)
+	return v
 }
 
 // stdioLinuxRefreshEntry is stdioRefreshEntry on Linux: a unixDirent

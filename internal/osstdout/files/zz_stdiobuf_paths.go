@@ -89,21 +89,31 @@ func (f *File) Readdirnames(n int) (names []string, err error) {
 
 // Stat and Lstat test first whether anything is buffered, so that a
 // walker's Lstat per entry with nothing held runs the toolchain's own
-// code and no other.
+// code and no other. They are stdioStatRunIn spelt out, with no closure:
+// a stat per record while a report holds bytes pays its identity's look
+// and nothing more.
 func Stat(name string) (FileInfo, error) {
 	m := stdioPathMask()
-	if m == 0 {
+	if m == 0 || stdioStatAllFirst(m) {
 		return stdioRawStat(name)
 	}
-	return stdioStatRunIn(m, stdioStatfsOf(name), func() (FileInfo, error) { return stdioRawStat(name) })
+	fi, err := stdioRawStat(name)
+	if err == nil && stdioSeenIn(m, fi, stdioStatfsOf(name)) {
+		return stdioRawStat(name)
+	}
+	return fi, err
 }
 
 func Lstat(name string) (FileInfo, error) {
 	m := stdioPathMask()
-	if m == 0 {
+	if m == 0 || stdioStatAllFirst(m) {
 		return stdioRawLstat(name)
 	}
-	return stdioStatRunIn(m, stdioStatfsOf(name), func() (FileInfo, error) { return stdioRawLstat(name) })
+	fi, err := stdioRawLstat(name)
+	if err == nil && stdioSeenIn(m, fi, stdioStatfsOf(name)) {
+		return stdioRawLstat(name)
+	}
+	return fi, err
 }
 
 // OpenFile is also Open, Create, ReadFile, WriteFile and CreateTemp's.
@@ -111,7 +121,10 @@ func OpenFile(name string, flag int, perm FileMode) (*File, error) {
 	if flag&O_TRUNC != 0 {
 		return stdioOpenTrunc(flag, func(flag int) (*File, error) { return stdioRawOpenFile(name, flag, perm) })
 	}
-	f, err := stdioOpen(func() (*File, error) { return stdioRawOpenFile(name, flag, perm) })
+	f, err := stdioRawOpenFile(name, flag, perm)
+	if stdioOpenFailed(err) {
+		f, err = stdioOpenAgain(func() (*File, error) { return stdioRawOpenFile(name, flag, perm) })
+	}
 	stdioOpened(f, flag)
 	return f, err
 }

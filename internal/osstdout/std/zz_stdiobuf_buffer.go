@@ -88,6 +88,17 @@ func runtime_stdioG() uintptr
 //go:linkname stdioWriterWrite bufio.writeUnkept
 func stdioWriterWrite(w *bufio.Writer, p []byte) (int, error)
 
+// stdioTakeFitting copies p into w's buffer where w is fully buffered,
+// holds no error, and p fits its free space and is shorter than large
+// (large > 0); it reports whether it did, and how many bytes w held
+// before. It is bufio's takeFitting, declared here without escapes (it
+// keeps nothing of p); the signature must stay the same as
+// takeFitting's.
+//
+//go:noescape
+//go:linkname stdioTakeFitting bufio.takeFitting
+func stdioTakeFitting(w *bufio.Writer, p []byte, large int) (before int, ok bool)
+
 // stdioBuffer is a buffered file's state: ready once w, which writes to
 // the file through raw, is set.
 type stdioBuffer struct {
@@ -312,19 +323,20 @@ func (b *stdioBuffer) write(f *File, p []byte) (int, error) {
 		return f.stdioRawWrite(p)
 	}
 	b.raw.f = f
-	if !b.block || len(p) > b.w.Available() || b.large > 0 && len(p) >= b.large {
+	if !b.block {
 		return b.writeBusy(p)
 	}
-	before := b.w.Buffered()
-	n, err := stdioWriterWrite(b.w, p)
-	if err != nil {
-		b.errSeen = true
+	before, ok := stdioTakeFitting(b.w, p, b.large)
+	if !ok {
+		// It does not fit, or w holds an error, which writeBusy's
+		// write returns.
+		return b.writeBusy(p)
 	}
 	if before == 0 {
-		b.settle(before, n)
+		b.settle(before, len(p))
 	}
 	b.mu.Unlock()
-	return n, err
+	return len(p), nil
 }
 
 // writeBusy writes p through w with mu released; the caller holds mu and

@@ -48,6 +48,21 @@ var stdioIDOf func(fi FileInfo) (id stdioFileID, fsdev uint64, ok bool)
 // time it sees a device.
 var stdioFSTrusted func(fsdev uint64, statfs stdioStatfsFrom) bool
 
+// stdioIdentOf, set with stdioIDOf, is stdioIDOf and as much of
+// stdioFSTrusted as needs no system call, in one call, for the stat per
+// record: fi's identity and file system device, and whether the identity
+// is trusted (stdioIdentTrusted), not known (stdioIdentNone: fi is no
+// regular file or block device, or carries no identity), or to be asked
+// of stdioFSTrusted (stdioIdentAsk).
+var stdioIdentOf func(fi FileInfo) (id stdioFileID, fsdev uint64, how uint8)
+
+// Values of stdioIdentOf's how.
+const (
+	stdioIdentNone uint8 = iota
+	stdioIdentAsk
+	stdioIdentTrusted
+)
+
 // stdioStatfsFrom is where a file system's type can be asked: an open
 // file (f), a descriptor (fd, where byFD), a path name (name), or
 // nowhere (none of them). A value, not a func, so that a path operation
@@ -84,9 +99,25 @@ const (
 // can see, decided once per *File (and again after a descriptor change,
 // stdioIdentitiesChanged), by the first fstat any of the decisions makes
 // or by one of its own while a buffer holds bytes.
+//
+// The first decision is kept in the field itself (first), so that a
+// *File decided once (os.ReadFile of each file of a tree while a report
+// holds bytes) costs no allocation; a later one, after a descriptor
+// change, is allocated (p). The field holds no pointer to itself: the
+// file struct has a finalizer, which an object that reaches itself never
+// runs.
 type stdioKindState struct {
-	p atomic.Pointer[stdioKindInfo] // nil until decided
+	first  stdioKindInfo                 // the first decision, once filled is stdioKindFilled; never changed after, but for its free
+	filled atomic.Uint32                 // stdioKindEmpty, stdioKindFilling or stdioKindFilled: how far first is
+	p      atomic.Pointer[stdioKindInfo] // a later decision; nil until one is made
 }
+
+// Values of stdioKindState's filled.
+const (
+	stdioKindEmpty = iota
+	stdioKindFilling
+	stdioKindFilled
+)
 
 // stdioKindInfo is a decision of stdioKindState.
 type stdioKindInfo struct {
@@ -120,11 +151,32 @@ func (d *stdioKindInfo) stat() FileInfo {
 
 // get returns the decision, nil if there is none or it is stale.
 func (st *stdioKindState) get() *stdioKindInfo {
+	gen := stdioKindGen.Load()
+	if st.filled.Load() == stdioKindFilled && st.first.gen == gen {
+		return &st.first
+	}
 	d := st.p.Load()
-	if d == nil || d.gen != stdioKindGen.Load() {
+	if d == nil || d.gen != gen {
 		return nil
 	}
 	return d
+}
+
+// decided stores d, a decision in storage from alloc, as the file's.
+func (st *stdioKindState) decided(d *stdioKindInfo) {
+	if d == &st.first {
+		st.filled.Store(stdioKindFilled)
+	} else {
+		st.p.Store(d)
+	}
+}
+
+// alloc returns the storage for a decision: first, once, then allocated.
+func (st *stdioKindState) alloc() *stdioKindInfo {
+	if st.filled.Load() == stdioKindEmpty && st.filled.CompareAndSwap(stdioKindEmpty, stdioKindFilling) {
+		return &st.first
+	}
+	return new(stdioKindInfo)
 }
 
 // stdioKindOf returns what an operation on f can see, and f's identity
@@ -156,24 +208,39 @@ func stdioKindInfoOf(f *File) *stdioKindInfo {
 
 // stdioIdentify records what an operation on f can see, from fi, f's
 // fstat, unless it is decided, and returns the decision. A file whose
-// file system may show it through another identity (stdioTrusted)
+// file system may show it through another identity (stdioIdentTrust)
 // counts as a peer.
 func stdioIdentify(f *File, fi FileInfo) *stdioKindInfo {
 	st := &f.stdioKind
 	if d := st.get(); d != nil {
 		return d
 	}
-	d := &stdioKindInfo{kind: stdioKindAll, info: fi, gen: stdioKindGen.Load()}
-	switch m := fi.Mode(); {
-	case m.IsDir():
+	d := st.alloc()
+	d.kind, d.info, d.gen = stdioKindAll, fi, stdioKindGen.Load()
+	id, how := stdioIdentTrust(fi, stdioFstatfsOf(f))
+	switch {
+	case how == stdioIdentTrusted:
+		d.kind, d.id = stdioKindFile, id
+	case how == stdioIdentNone && fi.Mode().IsDir():
 		d.kind = stdioKindNone
-	case stdioBufferable(m):
-		if id, fsdev, ok := stdioIDOfFile(fi); ok && stdioTrusted(fsdev, f) {
-			d.kind, d.id = stdioKindFile, id
-		}
 	}
-	st.p.Store(d)
+	st.decided(d)
 	return d
+}
+
+// stdioIdentTrust is stdioIdentOf where the target has one, with the
+// file system asked (stdioFSTrusted, through statfs) where it must be:
+// fi's identity and stdioIdentTrusted, or stdioIdentAsk for one not
+// trusted, or stdioIdentNone for none known.
+func stdioIdentTrust(fi FileInfo, statfs stdioStatfsFrom) (stdioFileID, uint8) {
+	if stdioIdentOf == nil {
+		return stdioFileID{}, stdioIdentNone
+	}
+	id, fsdev, how := stdioIdentOf(fi)
+	if how == stdioIdentAsk && stdioFSTrusted(fsdev, statfs) {
+		how = stdioIdentTrusted
+	}
+	return id, how
 }
 
 // stdioIDOfFile is stdioIDOf where the target has one.
@@ -182,16 +249,6 @@ func stdioIDOfFile(fi FileInfo) (stdioFileID, uint64, bool) {
 		return stdioFileID{}, 0, false
 	}
 	return stdioIDOf(fi)
-}
-
-// stdioTrusted reports whether identities on fsdev are trusted, asking
-// the file system of f (fstatfs) where it must; f nil: it cannot ask,
-// and an unknown file system is not trusted.
-func stdioTrusted(fsdev uint64, f *File) bool {
-	if stdioFSTrusted == nil {
-		return false
-	}
-	return stdioFSTrusted(fsdev, stdioFstatfsOf(f))
 }
 
 // stdioFstatfsType, set by the target's file, is fstatfs(2)'s f_type of
@@ -302,25 +359,25 @@ func stdioFilesBeforeRead(f *File) bool {
 	return false
 }
 
-// stdioStatFile is (*File).Stat's fstat, stat, run so that its result
-// is the plain build's: where f's identity is decided, f's file is
-// written out first; where not, stat runs first and decides it, and
-// runs again only if f's file was then written out.
-func stdioStatFile(f *File, stat func() (FileInfo, error)) (FileInfo, error) {
+// stdioStatFile is (*File).Stat's fstat, run so that its result is the
+// plain build's: where f's identity is decided, f's file is written out
+// first; where not, the fstat runs first and decides it, and runs again
+// only if f's file was then written out.
+func stdioStatFile(f *File) (FileInfo, error) {
 	if !stdioPathDirty() {
-		return stat()
+		return f.stdioRawStat()
 	}
 	if f.stdioKind.get() != nil || stdioIDOf == nil {
 		stdioFilesBeforeRead(f)
-		return stat()
+		return f.stdioRawStat()
 	}
-	fi, err := stat()
+	fi, err := f.stdioRawStat()
 	if err != nil {
 		return fi, err
 	}
 	stdioIdentify(f, fi)
 	if stdioFilesBeforeRead(f) {
-		return stat()
+		return f.stdioRawStat()
 	}
 	return fi, nil
 }
@@ -394,15 +451,9 @@ func stdioPathDirty() bool { return stdioPathMask() != 0 }
 // nothing is held. With nothing held it reads the file set's two words
 // and nothing else.
 func stdioPathMask() uint64 {
-	if !stdioFilesOn || stdioFiles.dirty.Load() == 0 && !stdioFiles.outHeld.Load() {
+	if !stdioFilesOn {
 		return 0
 	}
-	return stdioPathMaskHeld()
-}
-
-// stdioPathMaskHeld is stdioPathMask once a buffer or standard output
-// holds bytes.
-func stdioPathMaskHeld() uint64 {
 	var m uint64
 	if stdioFiles.dirty.Load() != 0 {
 		m = stdioFiles.owedMask.Load()
@@ -442,15 +493,20 @@ func stdioSeen(fi FileInfo, statfs stdioStatfsFrom) bool {
 // that began to hold bytes during the stat is no more ordered before
 // it than after it.
 func stdioSeenIn(m uint64, fi FileInfo, statfs stdioStatfsFrom) bool {
-	if m == 0 || fi == nil || !stdioBufferable(fi.Mode()) {
+	if m == 0 || fi == nil {
 		return false
 	}
-	id, fsdev, ok := stdioIDOfFile(fi)
-	if !ok || stdioFSTrusted == nil || !stdioFSTrusted(fsdev, statfs) {
-		stdioWriteOutAll()
-		return true
+	id, how := stdioIdentTrust(fi, statfs)
+	switch {
+	case how == stdioIdentTrusted:
+		return stdioMaskHas(m, id) && stdioFiles.writeOutID(id)
+	case how == stdioIdentNone && !stdioBufferable(fi.Mode()):
+		// stdioIdentOf knows every file stdioBufferable takes that
+		// carries an identity: the mode is asked only here.
+		return false
 	}
-	return stdioMaskHas(m, id) && stdioFiles.writeOutID(id)
+	stdioWriteOutAll()
+	return true
 }
 
 // stdioNoStatfs is stdioSeen's statfs where no path can be asked.
@@ -475,11 +531,7 @@ func stdioStatRun(statfs stdioStatfsFrom, stat func() (FileInfo, error)) (FileIn
 // stdioStatRunIn is stdioStatRun with stdioPathMask taken already (m):
 // Stat and Lstat take it once to tell whether anything is held.
 func stdioStatRunIn(m uint64, statfs stdioStatfsFrom, stat func() (FileInfo, error)) (FileInfo, error) {
-	if m == 0 {
-		return stat()
-	}
-	if m == ^uint64(0) && (stdioFiles.untrusted.Load() != 0 || stdioOut.outUntrusted()) {
-		stdioWriteOutAll()
+	if m == 0 || stdioStatAllFirst(m) {
 		return stat()
 	}
 	fi, err := stat()
@@ -487,6 +539,23 @@ func stdioStatRunIn(m uint64, statfs stdioStatfsFrom, stat func() (FileInfo, err
 		return stat()
 	}
 	return fi, err
+}
+
+// stdioStatAllFirst writes out everything before a stat taken with the
+// mask m, where a buffer over a file of untrusted identity holds bytes,
+// and reports whether it did: then the stat finds what the plain build
+// finds, and what it finds needs no look (stdioSeenIn).
+func stdioStatAllFirst(m uint64) bool { return m == ^uint64(0) && stdioWriteOutUntrusted() }
+
+// stdioWriteOutUntrusted writes out everything where a buffer over a file
+// of untrusted identity, or standard output of one, holds bytes, and
+// reports whether it did.
+func stdioWriteOutUntrusted() bool {
+	if stdioFiles.untrusted.Load() == 0 && !stdioOut.outUntrusted() {
+		return false
+	}
+	stdioWriteOutAll()
+	return true
 }
 
 // stdioBeforeName comes before an operation that changes or names the

@@ -83,9 +83,7 @@ func (f *File) Read(b []byte) (n int, err error) {
 		n, err = f.stdioRawRead(b)
 	}
 	if !retry {
-		if n < len(b) {
-			stdioReadShort(f)
-		}
+		stdioReadCount(f, len(b), n)
 		stdioHeardRead(f, n)
 		stdioPlainRead(f, len(b), n, err)
 		return n, err
@@ -157,7 +155,7 @@ func (f *File) Seek(offset int64, whence int) (ret int64, err error) {
 
 func (f *File) Stat() (FileInfo, error) {
 	stdioOut.flushBefore(f)
-	return stdioStatFile(f, f.stdioRawStat)
+	return stdioStatFile(f)
 }
 
 func (f *File) Truncate(size int64) error {
@@ -192,8 +190,9 @@ func (f *File) Close() error {
 		return ferr
 	}
 	if !stdioOut.buffering(f) {
-		defer stdioStdinClosed(f)
-		return f.stdioRawClose()
+		err := f.stdioRawClose()
+		stdioStdinClosed(f)
+		return err
 	}
 	ferr := stdioOut.close()
 	if err := f.stdioRawClose(); err != nil {

@@ -35,9 +35,10 @@
 // gives back the read buffer over its file first (stdioFilesBefore), so
 // a write through any *File is seen by the next read through another.
 //
-// Reads are decided at a *File's second Read of fewer than
-// stdioReadSmall bytes: a program that reads a file in large blocks, or
-// reads a small file whole (os.ReadFile), pays no fstat for a decision.
+// Reads are decided at a *File's Read of fewer than stdioReadSmall bytes
+// after one that got all it asked for: a program that reads a file in
+// large blocks, or reads a small file whole (os.ReadFile), pays no fstat
+// for a decision.
 //
 // The original standard input, when it is a pipe, gets a read buffer
 // too where no other reader of the pipe is seen: filled with tee(2),
@@ -56,9 +57,9 @@ import (
 
 // Values of stdioReadState's v.
 const (
-	stdioReadFresh    = iota // no Read of fewer than stdioReadSmall bytes yet
-	stdioReadOnce            // one such Read, made plainly
+	stdioReadFresh    = iota // no Read of fewer than stdioReadSmall bytes that got all it asked for yet (stdioReadCount)
 	stdioReadPlain           // decided: no read buffer
+	stdioReadOnce            // one such Read, made plainly
 	stdioReadBuffered        // decided: buf
 	stdioReadPipe            // the original standard input on a pipe: decided at its stdioPipeAfter-th such Read
 )
@@ -142,16 +143,16 @@ func (r stdioRawInput) StdiobufStat() (fd uintptr, typ byte, size, blksize int64
 }
 
 // stdioReadOf returns f's read buffer for a Read of n bytes, deciding at
-// f's second Read of fewer than stdioReadSmall bytes whether f gets one;
-// nil if f is read plainly, for now or for good.
+// f's Read of fewer than stdioReadSmall bytes after one counted
+// (stdioReadCount) whether f gets one; nil if f is read plainly, for now
+// or for good.
 func stdioReadOf(f *File, n int) *stdioReadBuf {
 	if !stdioFilesOn || f == nil {
 		return nil
 	}
-	// Inlined: a file read plainly, or in large blocks (os.ReadFile),
-	// costs one load.
-	v := f.stdioRead.v.Load()
-	if v == stdioReadPlain || v == stdioReadFresh && n >= stdioReadSmall {
+	// Inlined: a file read plainly, or not yet counted toward a
+	// decision (stdioReadCount), costs one load and one compare.
+	if f.stdioRead.v.Load() <= stdioReadPlain {
 		return nil
 	}
 	return stdioReadDecide(f, n)
@@ -167,9 +168,6 @@ func stdioReadDecide(f *File, n int) *stdioReadBuf {
 	case stdioReadPlain:
 		return nil
 	case stdioReadFresh:
-		if n < stdioReadSmall {
-			st.v.CompareAndSwap(stdioReadFresh, stdioReadOnce)
-		}
 		return nil
 	case stdioReadPipe:
 		if n >= stdioReadSmall || st.small.Add(1) < stdioPipeAfter {
@@ -182,17 +180,19 @@ func stdioReadDecide(f *File, n int) *stdioReadBuf {
 	return stdioReads.decide(f)
 }
 
-// stdioReadShort records that a plain Read of f returned fewer bytes
-// than asked for: a regular file does that only at its end, so the small
-// Read that counted toward the decision does not count, and a file read
-// whole in small pieces (os.ReadFile of a small file: its contents, then
-// the end) pays no decision. Standard input, which may be a pipe whose
-// Reads are short, counts every small Read.
-func stdioReadShort(f *File) {
+// stdioReadCount records, after a plain Read of f that asked for asked
+// bytes and got n, the Read of fewer than stdioReadSmall bytes that
+// makes f's next one decide its read buffer (stdioReadOf): one that got
+// all it asked for. A regular file returns fewer only at its end, so a
+// file read whole in small pieces (os.ReadFile of a small file: its
+// contents, then the end) pays no decision, nor a locked instruction.
+// Standard input, which may be a pipe whose Reads are short, counts
+// every small Read.
+func stdioReadCount(f *File, asked, n int) {
 	// f's own state first: it is in f's cache line, and the locked
-	// compare-and-swap is made only where there is something to undo.
-	if stdioFilesOn && f != nil && f.stdioRead.v.Load() == stdioReadOnce && f != stdioOut.in {
-		f.stdioRead.v.CompareAndSwap(stdioReadOnce, stdioReadFresh)
+	// compare-and-swap is made only where there is something to record.
+	if stdioFilesOn && asked < stdioReadSmall && f != nil && f.stdioRead.v.Load() == stdioReadFresh && (n == asked || f == stdioOut.in) {
+		f.stdioRead.v.CompareAndSwap(stdioReadFresh, stdioReadOnce)
 	}
 }
 
@@ -610,7 +610,12 @@ func (r *stdioReadSet) plain(f *File, why string) {
 // stdioReadClose gives back f's unread bytes before f is closed, and
 // leaves later reads to go straight to the closed file, where they fail
 // as without the buffer.
-func stdioReadClose(f *File) { stdioReads.retire(f) }
+func stdioReadClose(f *File) {
+	// Inlined: a file with no read buffer costs one load.
+	if stdioFilesOn && f != nil && f.stdioRead.v.Load() == stdioReadBuffered {
+		stdioReads.retire(f)
+	}
+}
 
 // retire gives back f's unread bytes, if f has a read buffer, and takes
 // the buffer out of the set: f reads plainly from now on, and another
