@@ -74,19 +74,21 @@ func stdioTrapped(trap, a1, a2, a4 uintptr) bool {
 
 // stdioTrappedCall is stdioTrapped's exact test: flock, an fcntl that
 // sets a lock or duplicates, dup, dup2, dup3, a close of a standard
-// descriptor (a1), a mapping of a file.
+// descriptor (a1), a mapping of a file. The calls package os makes for
+// every file it opens come first: its close, and the fcntl F_GETFL and
+// F_SETFL that newFile makes.
 //
 //go:nosplit
 func stdioTrappedCall(trap, a1, a2, a4 uintptr) bool {
 	switch {
-	case trap == SYS_FLOCK || trap == SYS_DUP || trap == SYS_DUP3 || trap == stdioSysDup2:
-		return true
 	case trap == SYS_CLOSE:
 		return a1 <= 2
+	case trap == fcntl64Syscall || trap == SYS_FCNTL:
+		return a2 != F_GETFL && a2 != F_SETFL && (stdioLockCmd(a2) || a2 == F_DUPFD || a2 == F_DUPFD_CLOEXEC)
+	case trap == SYS_FLOCK || trap == SYS_DUP || trap == SYS_DUP3 || trap == stdioSysDup2:
+		return true
 	case trap == stdioSysMmap:
 		return a4&MAP_ANONYMOUS == 0
-	case trap == fcntl64Syscall || trap == SYS_FCNTL:
-		return stdioLockCmd(a2) || a2 == F_DUPFD || a2 == F_DUPFD_CLOEXEC
 	}
 	return false
 }
