@@ -30,27 +30,21 @@ const (
 	stdioOpenWait  = time.Millisecond
 )
 
-// stdioOpenFailed reports whether an open's err says it failed for want
-// of descriptors: then stdioOpenAgain runs it again. Inlined, an open
-// that succeeds costs one test.
-func stdioOpenFailed(err error) bool {
-	return stdioFilesOn && err != nil && stdioTooMany(err)
-}
-
-// stdioOpenAgain runs open, an open that failed for want of descriptors
-// (stdioOpenFailed), again once it has written out what buffers hold and
-// collected the files they kept alive, until it no longer fails so or
-// stdioOpenTries tries are made, and returns the last try's result.
-func stdioOpenAgain(open func() (*File, error)) (f *File, err error) {
+// stdioOpen runs open and, where it fails for want of descriptors and
+// buffers hold bytes, writes them out and collects the files they kept
+// alive, then runs it again.
+func stdioOpen(open func() (*File, error)) (*File, error) {
+	f, err := open()
+	if !stdioFilesOn || !stdioTooMany(err) {
+		return f, err
+	}
 	wait := stdioOpenWait
-	for i := 0; i < stdioOpenTries; i++ {
+	for i := 0; i < stdioOpenTries && stdioTooMany(err); i++ {
 		stdioFilesWriteOut()
 		runtime.GC()
 		time.Sleep(wait)
 		wait *= 2
-		if f, err = open(); !stdioTooMany(err) {
-			break
-		}
+		f, err = open()
 	}
 	return f, err
 }
@@ -74,10 +68,7 @@ func stdioTooMany(err error) bool {
 func stdioOpenTrunc(flag int, open func(flag int) (*File, error)) (*File, error) {
 	if flag&(O_CREATE|O_EXCL) == O_CREATE && stdioIDOf != nil && stdioPathDirty() && !stdioFiles.exclFound.Load() {
 		g := stdioFiles.gen.Load() + 1
-		f, err := open(flag | O_EXCL)
-		if stdioOpenFailed(err) {
-			f, err = stdioOpenAgain(func() (*File, error) { return open(flag | O_EXCL) })
-		}
+		f, err := stdioOpen(func() (*File, error) { return open(flag | O_EXCL) })
 		if err == nil {
 			stdioOpened(f, flag)
 			f.stdioFile.fresh.Store(g)
@@ -88,10 +79,7 @@ func stdioOpenTrunc(flag int, open func(flag int) (*File, error)) (*File, error)
 		}
 	}
 	stdioWriteOutOne()
-	f, err := open(flag)
-	if stdioOpenFailed(err) {
-		f, err = stdioOpenAgain(func() (*File, error) { return open(flag) })
-	}
+	f, err := stdioOpen(func() (*File, error) { return open(flag) })
 	stdioOpened(f, flag)
 	if err == nil {
 		stdioTruncated(f)

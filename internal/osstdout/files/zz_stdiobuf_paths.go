@@ -121,10 +121,7 @@ func OpenFile(name string, flag int, perm FileMode) (*File, error) {
 	if flag&O_TRUNC != 0 {
 		return stdioOpenTrunc(flag, func(flag int) (*File, error) { return stdioRawOpenFile(name, flag, perm) })
 	}
-	f, err := stdioRawOpenFile(name, flag, perm)
-	if stdioOpenFailed(err) {
-		f, err = stdioOpenAgain(func() (*File, error) { return stdioRawOpenFile(name, flag, perm) })
-	}
+	f, err := stdioOpen(func() (*File, error) { return stdioRawOpenFile(name, flag, perm) })
 	stdioOpened(f, flag)
 	return f, err
 }
