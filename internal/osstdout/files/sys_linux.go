@@ -36,7 +36,7 @@ func init() {
 	stdioIDOf = stdioLinuxIDOf
 	stdioIdentOf = stdioLinuxIdentOf
 	stdioRefreshEntry = stdioLinuxRefreshEntry
-	stdioFSTrusted = stdioLinuxTrusted
+	stdioFSTrusted = stdioLinuxTrust.trusted
 	stdioFDIdentity = stdioLinuxFDIdentity
 	stdioFstatfsType = func(f *File, t *int64) error { return stdioFDStatfsType(f.pfd.Sysfd, t) }
 	stdioFDStatfsType = func(fd int, t *int64) error {
@@ -479,14 +479,6 @@ func stdioLinuxFDIdentity(fd int) (stdioFileID, bool) {
 // stdioLinuxTrust is what stdioFSTrusted has learnt of the file systems
 // with anonymous device numbers, by device.
 var stdioLinuxTrust stdioTrustCache
-
-// stdioLinuxTrusted is stdioFSTrusted on Linux (stdioTrustCache.trusted
-// of stdioLinuxTrust): a function, not a method value, and a device of
-// a block device's major number answered before the cache is looked at,
-// since a stat per record asks it once per record.
-func stdioLinuxTrusted(dev uint64, statfs stdioStatfsFrom) bool {
-	return !stdioAnonDev(dev) || stdioLinuxTrust.trusted(dev, statfs)
-}
 
 // stdioTrustCache holds, by device, whether a file system's identities
 // are trusted. A stat per record on tmpfs reads it once per record, so

@@ -181,7 +181,7 @@ func (f *File) Chown(uid, gid int) error {
 // the closed file and fail as they did without the buffer.
 func (f *File) Close() error {
 	stdioFilesBefore(f)
-	stdioReadClose(f)
+	stdioReads.retire(f)
 	if f != nil && f.stdioFile.buffered() {
 		ferr := f.stdioFile.buf.close()
 		if err := f.stdioRawClose(); err != nil {

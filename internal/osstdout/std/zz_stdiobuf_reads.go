@@ -165,9 +165,7 @@ func stdioReadDecide(f *File, n int) *stdioReadBuf {
 	switch st.v.Load() {
 	case stdioReadBuffered:
 		return st.buf
-	case stdioReadPlain:
-		return nil
-	case stdioReadFresh:
+	case stdioReadFresh, stdioReadPlain:
 		return nil
 	case stdioReadPipe:
 		if n >= stdioReadSmall || st.small.Add(1) < stdioPipeAfter {
@@ -607,24 +605,22 @@ func (r *stdioReadSet) plain(f *File, why string) {
 	stdioFiles.mu.Unlock()
 }
 
-// stdioReadClose gives back f's unread bytes before f is closed, and
-// leaves later reads to go straight to the closed file, where they fail
-// as without the buffer.
-func stdioReadClose(f *File) {
-	// Inlined: a file with no read buffer costs one load.
-	if stdioFilesOn && f != nil && f.stdioRead.v.Load() == stdioReadBuffered {
-		stdioReads.retire(f)
-	}
-}
-
 // retire gives back f's unread bytes, if f has a read buffer, and takes
 // the buffer out of the set: f reads plainly from now on, and another
 // *File on the same file, or f's own writes, may get a write buffer.
-// The caller holds no buffer's mu nor stdioFiles.mu.
+// Before a Close, later reads go straight to the closed file, where
+// they fail as without the buffer. The caller holds no buffer's mu nor
+// stdioFiles.mu.
+//
+// Inlined: a file with no read buffer costs one load.
 func (r *stdioReadSet) retire(f *File) {
-	if !stdioFilesOn || f == nil || f.stdioRead.v.Load() != stdioReadBuffered {
-		return
+	if stdioFilesOn && f != nil && f.stdioRead.v.Load() == stdioReadBuffered {
+		r.retireBuffered(f)
 	}
+}
+
+// retireBuffered is retire of f, which has a read buffer.
+func (r *stdioReadSet) retireBuffered(f *File) {
 	b := f.stdioRead.buf
 	b.mu.Lock()
 	b.giveBack(true)
