@@ -205,30 +205,39 @@ func overlay(t *testing.T) (upper, merged string) {
 
 // TestPathsStdout: standard output redirected to a regular file, stat'ed
 // by name after each line, shows its size as plainly.
+//
+// The stdoutsecond case reads the file through a second *File, which a
+// look made while standard output held nothing found clear of every
+// held file: standard output's lines, held after that look, must
+// still come out before each read.
 func TestPathsStdout(t *testing.T) {
 	plain, files := pathsPrograms(t)
-	var saw [2]string
-	for i, bin := range []string{plain, files} {
-		path := filepath.Join(t.TempDir(), "out")
-		out, err := os.Create(path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		cmd := exec.Command(bin, "stdout", path)
-		cmd.Env = append(os.Environ(), "STDIOBUF_MAXDELAY=none")
-		var errb bytes.Buffer
-		cmd.Stdout, cmd.Stderr = out, &errb
-		if err := cmd.Run(); err != nil {
-			t.Fatalf("%s: %v: %s", bin, err, errb.String())
-		}
-		out.Close()
-		saw[i] = errb.String()
-	}
-	if diff := cmp.Diff("7 14 21\n", saw[0]); diff != "" {
-		t.Fatalf("plain build (-want +got):\n%s", diff)
-	}
-	if diff := cmp.Diff(saw[0], saw[1]); diff != "" {
-		t.Errorf("sizes -files saw (-plain +files):\n%s", diff)
+	for _, c := range []string{"stdout", "stdoutsecond"} {
+		t.Run(c, func(t *testing.T) {
+			var saw [2]string
+			for i, bin := range []string{plain, files} {
+				path := filepath.Join(t.TempDir(), "out")
+				out, err := os.Create(path)
+				if err != nil {
+					t.Fatal(err)
+				}
+				cmd := exec.Command(bin, c, path)
+				cmd.Env = append(os.Environ(), "STDIOBUF_MAXDELAY=none")
+				var errb bytes.Buffer
+				cmd.Stdout, cmd.Stderr = out, &errb
+				if err := cmd.Run(); err != nil {
+					t.Fatalf("%s: %v: %s", bin, err, errb.String())
+				}
+				out.Close()
+				saw[i] = errb.String()
+			}
+			if diff := cmp.Diff("7 14 21\n", saw[0]); diff != "" {
+				t.Fatalf("plain build (-want +got):\n%s", diff)
+			}
+			if diff := cmp.Diff(saw[0], saw[1]); diff != "" {
+				t.Errorf("sizes -files saw (-plain +files):\n%s", diff)
+			}
+		})
 	}
 }
 

@@ -290,6 +290,9 @@ func (b *stdioBuffer) setPending(v bool) {
 	b.pending.Store(v)
 	if b.held != nil {
 		b.held.Store(v)
+		if v {
+			stdioFiles.masks.Add(1) // standard output's bits join stdioPathMask's
+		}
 	}
 	if b.file != nil {
 		stdioFiles.owe(b.file, v)

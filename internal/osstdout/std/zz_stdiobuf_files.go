@@ -64,6 +64,7 @@ type stdioFileState struct {
 	flags int           // with opened: the flags of the open that made the file
 	first atomic.Int64  // 1 + the bytes of the first Write, made plainly; 0 until it returns
 	fresh atomic.Uint64 // where the file's open made its file (stdioOpenTrunc's O_EXCL), stdioFiles.gen+1 before that open; 0 otherwise
+	clear atomic.Uint64 // stdioFiles.masks+1 from before a look found the file's bit in no held file's mask (stdioClear); 0 before
 	// opened says flags are known: set by OpenFile before it returns
 	// the file, so before any other goroutine sees it.
 	opened bool

@@ -139,6 +139,7 @@ var stdioKindGen atomic.Uint32
 func stdioIdentitiesChanged() {
 	stdioKindGen.Add(1)
 	stdioFiles.gen.Add(1)
+	stdioFiles.masks.Add(1)
 }
 
 // stat returns the fstat that decided, nil for no decision.
@@ -290,9 +291,21 @@ func stdioFresh(f *File) bool {
 	return g != 0 && g == stdioFiles.gen.Load()+1
 }
 
+// stdioClear reports whether a look at f found its identity's bit in
+// the mask of no held file (stdioPathMask), and since then no mask
+// gained a bit nor a descriptor changed (stdioFiles.masks), and no
+// buffer over a file of untrusted identity holds bytes: then an
+// operation on f has nothing to write out, and makes no look. A file
+// opened, stat'ed, read and closed while a report holds bytes
+// (os.ReadFile of each file of a tree) is looked at once.
+func stdioClear(f *File) bool {
+	c := f.stdioFile.clear.Load()
+	return c != 0 && c == stdioFiles.masks.Load()+1 && stdioFiles.untrusted.Load() == 0
+}
+
 // stdioFilesBeforeHeld is stdioFilesBefore while a buffer holds bytes.
 func stdioFilesBeforeHeld(f *File) {
-	if stdioFresh(f) {
+	if f != nil && stdioClear(f) && stdioReads.held.Load() == 0 || stdioFresh(f) {
 		return
 	}
 	d := stdioKindInfoOf(f)
@@ -306,7 +319,9 @@ func stdioFilesBeforeHeld(f *File) {
 			stdioFilesFlush()
 			return
 		}
+		g := stdioFiles.masks.Load() + 1
 		if stdioReads.held.Load() == 0 && !stdioMaskHas(stdioPathMask(), d.id) {
+			f.stdioFile.clear.Store(g)
 			return
 		}
 		o := stdioFiles.ownersOf(d)
@@ -341,13 +356,15 @@ func stdioMaybeBuffered(f *File) bool {
 // where f's identity is not known; it gives nothing back. It reports
 // whether it wrote anything.
 func stdioFilesBeforeRead(f *File) bool {
+	g := stdioFiles.masks.Load() + 1
 	m := stdioPathMask()
-	if m == 0 {
+	if m == 0 || f != nil && stdioClear(f) {
 		return false
 	}
 	switch d := stdioKindInfoOf(f); {
 	case d != nil && d.kind == stdioKindFile && stdioFiles.untrusted.Load() == 0 && !stdioOut.outUntrusted():
 		if !stdioMaskHas(m, d.id) {
+			f.stdioFile.clear.Store(g)
 			return false
 		}
 		return stdioFiles.writeOutOwners(d.id, stdioFiles.ownersOf(d))
@@ -643,6 +660,7 @@ type stdioIDIndex struct {
 	owed      map[*stdioFileBuf]struct{}  // the write buffers that hold bytes
 	owedBits  [stdioNoIDBit + 1]int32     // how many of owed have each idBit; guarded by idmu
 	owedMask  atomic.Uint64               // bit k set where owedBits[k] > 0; every bit where owedBits[stdioNoIDBit] > 0; written under idmu
+	masks     atomic.Uint64               // how many times owedMask or standard output's hold gained bits, or a descriptor changed; added to after the change
 	untrusted atomic.Int32                // how many of owed are over a file of untrusted identity
 	mapped    map[stdioFileID]struct{}    // the files the program mapped: plain for every *File (mapID)
 }
@@ -749,6 +767,7 @@ func (x *stdioIDIndex) owe(b *stdioFileBuf, v bool) {
 		x.owedBits[b.idBit]++
 		if x.owedBits[b.idBit] == 1 {
 			x.owedMask.Store(x.owedBitsMask())
+			x.masks.Add(1)
 		}
 	} else if _, ok := x.owed[b]; ok {
 		delete(x.owed, b)

@@ -220,6 +220,29 @@ var cases = map[string]func(path string, args []string){
 		}
 		fmt.Fprintln(os.Stderr, strings.Join(saw, " "))
 	},
+	// stdoutsecond: standard output is the file at path, read through a
+	// second *File opened while another file's buffer holds bytes and
+	// standard output nothing; three lines printed, each followed by a
+	// ReadAt of path from its start through the second *File.
+	"stdoutsecond": func(path string, _ []string) {
+		z := must(os.Create(path + ".z"))
+		for range 2 { // a file's first Write is plain; the second is held
+			fmt.Fprintln(z, "other")
+		}
+		g := must(os.Open(path))
+		must(g.Stat())
+		var saw []string
+		for i := 1; i <= 3; i++ {
+			fmt.Printf("line %d\n", i)
+			b := make([]byte, 100)
+			n, err := g.ReadAt(b, 0)
+			if err != io.EOF {
+				fail(fmt.Errorf("ReadAt: %d bytes, %v; want io.EOF", n, err))
+			}
+			saw = append(saw, strconv.Itoa(n))
+		}
+		fmt.Fprintln(os.Stderr, strings.Join(saw, " "))
+	},
 	// rename FINAL: records written to path, renamed to FINAL, which
 	// another process waits for; then the program waits, writing
 	// nothing anyone hears, until it is killed.
