@@ -248,9 +248,9 @@ func normalized(c crashed) crashed {
 
 // TestCrashSameOutput: a panic in main or another goroutine, a panic
 // value whose Error method prints, log.Panic, main's Goexit, a child
-// started with syscall.ForkExec or syscall.Exec, syscall.Exit and the
-// runtime's println among standard output's lines show what the plain
-// build shows, in the same order, into a file, a pipe and a terminal,
+// started with syscall.ForkExec or syscall.Exec, syscall.Exit, the
+// runtime's println among standard output's lines and its report of a
+// deadlock after them show what the plain build shows, in the same order, into a file, a pipe and a terminal,
 // with standard error apart and merged (2>&1).
 func TestCrashSameOutput(t *testing.T) {
 	plain, buffered := crashPrograms(t)
@@ -267,6 +267,7 @@ func TestCrashSameOutput(t *testing.T) {
 		{"exec", []bool{false}},
 		{"exit", []bool{false}},
 		{"println", []bool{true}},
+		{"deadlock", []bool{false, true}},
 	}
 	for _, c := range cases {
 		for _, merged := range c.merged {

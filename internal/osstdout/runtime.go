@@ -29,6 +29,9 @@ type insertion struct {
 	// precedes, found at any depth of fn's body, which must hold
 	// exactly one; "" puts the statement first in the body.
 	before string
+	// arg, with before, is the string literal the call's first
+	// argument must be: it tells apart calls of one function.
+	arg string
 	// stmt is the source of the statements, made from fn's parameter
 	// names (a method's receiver first); "" if fn lacks a parameter
 	// they need.
@@ -41,9 +44,9 @@ type insertion struct {
 
 // A hookKey tells apart the hooks of one function: its name (name), the
 // file that declares it, if named, and the call a statement goes before.
-type hookKey struct{ fn, file, before string }
+type hookKey struct{ fn, file, before, arg string }
 
-func (h insertion) hookKey() hookKey { return hookKey{h.key(), h.file, h.before} }
+func (h insertion) hookKey() hookKey { return hookKey{h.key(), h.file, h.before, h.arg} }
 
 // fixed is a statement that does not depend on the parameters.
 func fixed(s string) func([]string) string { return func([]string) string { return s } }
@@ -95,6 +98,11 @@ var insertions = map[string][]insertion{
 		{fn: "fatal", stmt: fixed("stdioFatal()")},
 		// syscall.Exit, which os.Exit calls after the exit hooks.
 		{fn: "syscall_Exit", stmt: fixed("stdioExit()")},
+		// The deadlock report, which checkdead makes where it runs no
+		// Go code (on g0, sched.lock just released): the program lives
+		// on until the bound's goroutine has written out what is
+		// buffered, and checkdead takes sched.lock back for its caller.
+		{fn: "checkdead", before: "fatal", arg: "all goroutines are asleep - deadlock!", stmt: fixed("if stdioDeadlockFlush() {\nlock(&sched.lock)\nreturn\n}")},
 		// Windows' console control handler: an event the program does
 		// not take ends it in Windows' default handler.
 		{fn: "ctrlHandler", file: "os_windows.go", stmt: func(p []string) string {
@@ -372,13 +380,17 @@ func hookEdit(fset *token.FileSet, fd *ast.FuncDecl, h insertion) (edit, error) 
 	}
 	var at []ast.Stmt
 	ast.Inspect(fd.Body, func(n ast.Node) bool {
-		if es, ok := n.(*ast.ExprStmt); ok && callsFunc(es.X, h.before) {
+		if es, ok := n.(*ast.ExprStmt); ok && callsFunc(es.X, h.before) && (h.arg == "" || firstArgIs(es.X, h.arg)) {
 			at = append(at, es)
 		}
 		return true
 	})
 	if len(at) != 1 {
-		return edit{}, fmt.Errorf("func %s has %d call statements of %s, want 1", h.fn, len(at), h.before)
+		what := h.before
+		if h.arg != "" {
+			what += "(" + strconv.Quote(h.arg) + ")"
+		}
+		return edit{}, fmt.Errorf("func %s has %d call statements of %s, want 1", h.fn, len(at), what)
 	}
 	return edit{fset.Position(at[0].Pos()).Offset, stmt + "\n"}, nil
 }
@@ -391,6 +403,21 @@ func callsFunc(e ast.Expr, name string) bool {
 	}
 	id, ok := c.Fun.(*ast.Ident)
 	return ok && id.Name == name
+}
+
+// firstArgIs reports whether e, a call, has the string literal s first
+// among its arguments.
+func firstArgIs(e ast.Expr, s string) bool {
+	c := e.(*ast.CallExpr)
+	if len(c.Args) == 0 {
+		return false
+	}
+	lit, ok := c.Args[0].(*ast.BasicLit)
+	if !ok || lit.Kind != token.STRING {
+		return false
+	}
+	v, err := strconv.Unquote(lit.Value)
+	return err == nil && v == s
 }
 
 // applyEdits inserts the edits' text into src and formats the result.

@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -263,6 +264,13 @@ func sighandler(dump string) string {
 		"\tif flags&_SigKill != 0 { dieFromSignal(sig) }\n\tif crashing.Load() == 0 { " + dump + " }\n}\n"
 }
 
+// checkdead is a proc.go whose checkdead reports main's Goexit and then,
+// in words of its own, that every goroutine is asleep.
+func checkdead(asleep string) string {
+	return "package runtime\n\nfunc checkdead() {\n\tif x { fatal(\"no goroutines (main called runtime.Goexit) - deadlock!\") }\n" +
+		"\tfatal(" + strconv.Quote(asleep) + ")\n}\n"
+}
+
 // TestPatchFilesNamesWhatMoved: a release whose runtime lacks a hooked
 // function, or whose function lacks the call a hook goes before, or that
 // declares once-only functions twice, stops the generation with an error
@@ -274,6 +282,7 @@ func TestPatchFilesNamesWhatMoved(t *testing.T) {
 		"runtime.go":     "package runtime\n\nfunc syscall_Exit(code int) {}\n",
 		"signal_unix.go": sighandler("startpanic_m()"),
 		"os_windows.go":  "package runtime\n\nfunc ctrlHandler(_type uint32) uintptr { return 0 }\n",
+		"proc.go":        checkdead("all goroutines are asleep - deadlock!"),
 	}
 	with := func(name, src string) map[string]string {
 		m := make(map[string]string)
@@ -301,6 +310,8 @@ func TestPatchFilesNamesWhatMoved(t *testing.T) {
 			"go9.99's runtime has 2 funcs fatal, no func printlock"},
 		{"ctrlHandler moved", with("os_windows.go", "package runtime\n"),
 			"go9.99's runtime has no func ctrlHandler in os_windows.go"},
+		{"deadlock report reworded", with("proc.go", checkdead("all goroutines asleep")),
+			`go9.99's runtime/proc.go: func checkdead has 0 call statements of fatal("all goroutines are asleep - deadlock!"), want 1`},
 		{"sighandler without parameters", with("signal_unix.go", "package runtime\n\nfunc sighandler() { dieFromSignal(sig) }\n"),
 			"go9.99's runtime/signal_unix.go: func sighandler has parameters [], not those its hook uses"},
 	}

@@ -69,6 +69,51 @@ func os_stdioWake() {
 	}
 }
 
+// stdioBoundKick makes fire run soon, from an M that may have no P
+// (checkdead's).
+func stdioBoundKick() {
+	stdioBound.kick.Store(1)
+	if stdioBound.parked.CompareAndSwap(1, 0) {
+		var list gList
+		list.push(stdioBound.g)
+		injectglist(&list)
+	}
+}
+
+// stdioDeadlock is the state of the flush before a deadlock report:
+// stdioDeadlockNone, then stdioDeadlockAsked once checkdead found every
+// goroutine asleep, then stdioDeadlockDone once the bound's goroutine
+// wrote out what was buffered.
+var stdioDeadlock atomic.Uint32
+
+const (
+	stdioDeadlockNone = iota
+	stdioDeadlockAsked
+	stdioDeadlockDone
+)
+
+// stdioDeadlockFlush runs where checkdead is about to report that every
+// goroutine is asleep, with sched.lock released and no Go code allowed:
+// what is buffered would be lost with the program, where the plain build
+// wrote it. It asks the bound's goroutine to write it out and reports
+// true, the program then alive until that goroutine is done; false once
+// it is, or where there is no such goroutine, and the report goes on.
+func stdioDeadlockFlush() bool {
+	if stdioBound.g == nil || GOARCH == "wasm" {
+		return false
+	}
+	switch stdioDeadlock.Load() {
+	case stdioDeadlockNone:
+		if stdioDeadlock.CompareAndSwap(stdioDeadlockNone, stdioDeadlockAsked) {
+			stdioBoundKick()
+		}
+		return true
+	case stdioDeadlockAsked:
+		return true
+	}
+	return false
+}
+
 // os_stdioNanotime is the real monotonic clock, also inside a bubble.
 //
 //go:linkname os_stdioNanotime os.runtime_stdioNanotime
@@ -107,6 +152,12 @@ func stdioBoundRun() {
 		if stdioBound.kick.Swap(0) == 0 {
 			gopark(stdioBoundParked, nil, waitReasonZero, traceBlockSystemGoroutine, 1)
 			continue
+		}
+		if stdioDeadlock.Load() == stdioDeadlockAsked {
+			if f := stdioHooks.tryFlush; f != nil {
+				f()
+			}
+			stdioDeadlock.Store(stdioDeadlockDone)
 		}
 		stdioBound.fire()
 	}

@@ -240,6 +240,11 @@ func main() {
 	case "exit":
 		lines("exit", 10)
 		syscall.Exit(3)
+	case "deadlock":
+		// Every goroutine asleep while the lines wait for the bound:
+		// the runtime's deadlock report comes after them.
+		lines("deadlock", 10)
+		select {}
 	case "println":
 		// The runtime's println goes to standard error; with 2>&1 it
 		// keeps its place among the lines.
