@@ -288,6 +288,27 @@ func TestCrashSameOutput(t *testing.T) {
 	}
 }
 
+// TestCrashDeadlockBound: with the bound on, a program whose goroutines
+// all sleep while standard output holds lines shows them before the
+// runtime's deadlock report, as the plain build does: the bound's
+// clock, a thread of its own on Linux and no runtime timer, neither
+// hides the deadlock nor loses the lines.
+func TestCrashDeadlockBound(t *testing.T) {
+	plain, buffered := crashPrograms(t)
+	for _, s := range []sink{toFile, toPipe} {
+		t.Run(string(s), func(t *testing.T) {
+			bound := []string{"STDIOBUF_MAXDELAY=50ms"}
+			_, _, wait := launchEnv(t, plain, s, false, bound, "deadlock")
+			want := normalized(wait())
+			_, _, wait = launchEnv(t, buffered, s, false, bound, "deadlock")
+			got := normalized(wait())
+			if diff := cmp.Diff(want, got); diff != "" {
+				t.Errorf("-stdout build differs from the plain build (-plain +stdout):\n%s", diff)
+			}
+		})
+	}
+}
+
 // TestCrashTwoPanics: when two goroutines panic at once, the second
 // waits for the first's flush before it prints and exits. The race is
 // narrow: run many times.

@@ -39,7 +39,8 @@ const (
 // like sysmon without a P; that thread readies a parked system goroutine,
 // which flushes, and dies of the signal once it has, once
 // stdioSignalLimit has passed, or once the scheduler has stood still
-// without running it for stdioSignalStuck, twice.
+// without running it for stdioSignalStuck, twice. Until then the thread
+// is also the bound's clock (stdioBoundDue).
 //
 // Invariant: pending is 0 until the first fatal signal, then that signal
 // for good; g is set before parked is; running is set once g has been
@@ -50,7 +51,6 @@ var stdioSig struct {
 	parked  atomic.Bool // g waits in gopark to be readied
 	running atomic.Bool // g runs, readied by the thread
 	g       *g          // the goroutine that flushes
-	wake    note        // sighandler wakes the thread
 	done    note        // g has flushed
 }
 
@@ -68,6 +68,7 @@ func stdioSignalStart() {
 		return
 	}
 	go stdioSignalFlusher()
+	stdioBound.watched.Store(true)
 	systemstack(func() { newm(stdioSignalWatch, nil, -1) })
 	stdioSig.started.Store(true)
 }
@@ -89,7 +90,7 @@ func stdioSignalDeath(sig uint32) bool {
 	if stdioExecs.Load() != 0 {
 		return false
 	}
-	notewakeup(&stdioSig.wake)
+	stdioWatchWake()
 	return true
 }
 
@@ -122,13 +123,29 @@ func stdioSignalAbort(sig uint32, c *sigctxt) bool {
 }
 
 // stdioSignalWatch runs on its own M, without a P, as sysmon does, and is
-// not counted by the deadlock check.
+// not counted by the deadlock check. It sleeps until a fatal signal, and
+// meanwhile keeps the bound's deadlines.
 func stdioSignalWatch() {
 	lock(&sched.lock)
 	sched.nmsys++
 	checkdead()
 	unlock(&sched.lock)
-	notesleep(&stdioSig.wake)
+	for {
+		noteclear(&stdioWatch.wake)
+		stdioWatch.sleeping.Store(1)
+		// sleeping is set before pending is loaded, and a handler sets
+		// pending before it tries sleeping: either this finds the
+		// signal, or the handler wakes the sleep below.
+		if stdioSig.pending.Load() != 0 {
+			break
+		}
+		ns := stdioBoundDue()
+		if ns == 0 || !notetsleep(&stdioWatch.wake, ns) {
+			if !stdioWatch.sleeping.CompareAndSwap(1, 0) {
+				notesleep(&stdioWatch.wake)
+			}
+		}
+	}
 	stdioSignalAwait(nanotime() + stdioSignalLimit)
 	stdioSignalDie(stdioSig.pending.Load())
 }

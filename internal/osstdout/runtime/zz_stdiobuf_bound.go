@@ -6,10 +6,18 @@
 // that uses them. A timer made by time.AfterFunc inside a testing/synctest
 // bubble belongs to the bubble (a reset from outside it is a fatal error),
 // and time.Now and Timer.Reset inside a bubble read the bubble's fake
-// clock; so the bound's timer is the runtime's own, on the real clock
-// (nanotime), and what it wakes is a system goroutine that os's init
-// starts, which belongs to no bubble, does not show in
-// runtime.NumGoroutine and is left out of the deadlock check.
+// clock; so the bound's clock is the real one (nanotime), and what it
+// wakes is a system goroutine that os's init starts, which belongs to no
+// bubble, does not show in runtime.NumGoroutine and is left out of the
+// deadlock check.
+//
+// On Linux the clock is the signal watch thread's sleep
+// (signal_unix.go's stdioSignalWatch), a thread every program built so
+// has: a runtime timer, the first of a program that sets none of its
+// own, starts the network poller (epoll_create1, eventfd2, epoll_ctl)
+// and wakes a thread to wait for it, which a short program that writes a
+// line pays for in CPU (bench/startup.sh). Elsewhere it is a
+// runtime timer.
 
 package runtime
 
@@ -18,19 +26,21 @@ import (
 	"unsafe"
 )
 
-// stdioBound is the bound's timer and the goroutine that calls os's fire.
+// stdioBound is the bound's deadline, its timer where the watch thread
+// does not keep it, and the goroutine that calls os's fire.
 //
-// Invariant: when is the time t is set for, 0 while t is not set; kick is
-// 1 whenever fire must run again; parked is 1 only while g waits in
+// Invariant: when is the deadline the clock waits for, 0 while none; kick
+// is 1 whenever fire must run again; parked is 1 only while g waits in
 // gopark, and the one that swaps it to 0 readies g.
 var stdioBound struct {
-	lock   mutex // guards when, and orders the settings of t
-	when   int64
-	t      timer
-	fire   func()        // os's: flush what waited for the bound, or was asked for
-	g      *g            // the goroutine that calls fire
-	kick   atomic.Uint32 // 1: fire has to run
-	parked atomic.Uint32 // 1: g waits in gopark
+	lock    mutex        // orders the changes of when, and the settings of t
+	when    atomic.Int64 // written under lock; read without it by the watch thread
+	watched atomic.Bool  // the signal watch thread is the clock: t is never set
+	t       timer
+	fire    func()        // os's: flush what waited for the bound, or was asked for
+	g       *g            // the goroutine that calls fire
+	kick    atomic.Uint32 // 1: fire has to run
+	parked  atomic.Uint32 // 1: g waits in gopark
 }
 
 // os_stdioBoundStart starts the goroutine that calls fire when the
@@ -51,11 +61,39 @@ func os_stdioBoundStart(fire func()) {
 //go:linkname os_stdioArm os.runtime_stdioArm
 func os_stdioArm(when int64) {
 	lock(&stdioBound.lock)
-	if stdioBound.when == 0 || when < stdioBound.when {
-		stdioBound.when = when
-		stdioBound.t.reset(when, 0)
+	if w := stdioBound.when.Load(); w == 0 || when < w {
+		stdioBound.when.Store(when)
+		if stdioBound.watched.Load() {
+			stdioWatchWake()
+		} else {
+			stdioBound.t.reset(when, 0)
+		}
 	}
 	unlock(&stdioBound.lock)
+}
+
+// stdioBoundDue is the watch thread's look at the bound: it readies the
+// bound's goroutine where the deadline has passed, and returns how long
+// the thread may sleep, in nanoseconds: -1 for as long as nothing wakes
+// it, 0 for not at all.
+func stdioBoundDue() int64 {
+	when := stdioBound.when.Load()
+	if when == 0 {
+		return -1
+	}
+	if now := nanotime(); now < when {
+		return when - now
+	}
+	// when is cleared before fire can run: fire arms again for what is
+	// not due yet, and an arming that found the old deadline still set
+	// would be lost.
+	lock(&stdioBound.lock)
+	if stdioBound.when.Load() == when {
+		stdioBound.when.Store(0)
+	}
+	unlock(&stdioBound.lock)
+	stdioBoundKick()
+	return 0
 }
 
 // os_stdioWake makes fire run soon, on its goroutine: os hands it a flush
@@ -69,8 +107,31 @@ func os_stdioWake() {
 	}
 }
 
-// stdioBoundKick makes fire run soon, from an M that may have no P
-// (checkdead's).
+// stdioWatch is how the watch thread sleeps: on wake, which a waker (a
+// fatal signal's handler, an arming of the bound) wakes only after taking
+// sleeping from 1 to 0. So a wakeup is outstanding only while sleeping
+// is 0, and the thread clears wake only once it holds none: after its own
+// timed-out sleep it takes sleeping back itself, or, beaten to it, waits
+// for the wakeup on its way.
+var stdioWatch struct {
+	wake     note
+	sleeping atomic.Uint32 // 1: the thread may sleep on wake, and a waker must wake it
+}
+
+// stdioWatchWake wakes the watch thread if it sleeps or is about to; if
+// it does not, it looks at the fatal signal and the bound before it
+// does. Async-signal-safe on Linux, the one system the thread runs on;
+// elsewhere the bound is a timer and nothing calls it.
+//
+//go:nowritebarrierrec
+func stdioWatchWake() {
+	if stdioWatch.sleeping.CompareAndSwap(1, 0) {
+		notewakeup(&stdioWatch.wake)
+	}
+}
+
+// stdioBoundKick makes fire run soon, from an M that may have no P (the
+// watch thread, checkdead's).
 func stdioBoundKick() {
 	stdioBound.kick.Store(1)
 	if stdioBound.parked.CompareAndSwap(1, 0) {
@@ -136,7 +197,7 @@ func os_stdioG() uintptr { return uintptr(unsafe.Pointer(getg())) }
 // stdioBoundTimer is the timer's function.
 func stdioBoundTimer(any, uintptr, int64) {
 	lock(&stdioBound.lock)
-	stdioBound.when = 0
+	stdioBound.when.Store(0)
 	unlock(&stdioBound.lock)
 	os_stdioWake()
 }
