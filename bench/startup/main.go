@@ -154,7 +154,8 @@ func runSh(script, dir string) error { return runCmd(dir, "sh", "-c", script) }
 // CPU time.
 func once(bin, sink, tmp string) (time.Duration, error) {
 	cmd := exec.Command(bin, "hello")
-	var drained chan error
+	var w *os.File         // a pipe's write end, closed once the child has run
+	var drained chan error // a pipe's reader's end
 	switch sink {
 	case "file":
 		f, err := os.Create(filepath.Join(tmp, "out"))
@@ -164,18 +165,17 @@ func once(bin, sink, tmp string) (time.Duration, error) {
 		defer f.Close()
 		cmd.Stdout = f
 	case "pipe":
-		r, w, err := os.Pipe()
+		r, pw, err := os.Pipe()
 		if err != nil {
 			return 0, err
 		}
 		defer r.Close()
-		cmd.Stdout = w
+		w, cmd.Stdout = pw, pw
 		drained = make(chan error, 1)
 		go func() {
 			_, err := io.Copy(io.Discard, r)
 			drained <- err
 		}()
-		defer w.Close()
 	case "null":
 		f, err := os.OpenFile(os.DevNull, os.O_WRONLY, 0)
 		if err != nil {
@@ -185,7 +185,7 @@ func once(bin, sink, tmp string) (time.Duration, error) {
 		cmd.Stdout = f
 	}
 	err := cmd.Run()
-	if w, ok := cmd.Stdout.(*os.File); ok && sink == "pipe" {
+	if w != nil {
 		w.Close()
 		if derr := <-drained; derr != nil && err == nil {
 			err = derr

@@ -161,9 +161,7 @@ func stdioSignalAwait(deadline int64) {
 	still := nanotime()
 	for {
 		if !readied && stdioSig.parked.Load() {
-			var list gList
-			list.push(stdioSig.g)
-			injectglist(&list)
+			stdioInject(stdioSig.g)
 			readied = true
 		}
 		if readied {

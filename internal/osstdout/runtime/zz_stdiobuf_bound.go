@@ -135,10 +135,16 @@ func stdioWatchWake() {
 func stdioBoundKick() {
 	stdioBound.kick.Store(1)
 	if stdioBound.parked.CompareAndSwap(1, 0) {
-		var list gList
-		list.push(stdioBound.g)
-		injectglist(&list)
+		stdioInject(stdioBound.g)
 	}
+}
+
+// stdioInject readies gp, a parked system goroutine, from an M that may
+// have no P: goready needs one, injectglist does not.
+func stdioInject(gp *g) {
+	var list gList
+	list.push(gp)
+	injectglist(&list)
 }
 
 // stdioDeadlock is the state of the flush before a deadlock report:

@@ -299,13 +299,16 @@ func stdioFresh(f *File) bool {
 // opened, stat'ed, read and closed while a report holds bytes
 // (os.ReadFile of each file of a tree) is looked at once.
 func stdioClear(f *File) bool {
+	if f == nil {
+		return false
+	}
 	c := f.stdioFile.clear.Load()
 	return c != 0 && c == stdioFiles.masks.Load()+1 && stdioFiles.untrusted.Load() == 0
 }
 
 // stdioFilesBeforeHeld is stdioFilesBefore while a buffer holds bytes.
 func stdioFilesBeforeHeld(f *File) {
-	if f != nil && stdioClear(f) && stdioReads.held.Load() == 0 || stdioFresh(f) {
+	if stdioClear(f) && stdioReads.held.Load() == 0 || stdioFresh(f) {
 		return
 	}
 	d := stdioKindInfoOf(f)
@@ -358,7 +361,7 @@ func stdioMaybeBuffered(f *File) bool {
 func stdioFilesBeforeRead(f *File) bool {
 	g := stdioFiles.masks.Load() + 1
 	m := stdioPathMask()
-	if m == 0 || f != nil && stdioClear(f) {
+	if m == 0 || stdioClear(f) {
 		return false
 	}
 	switch d := stdioKindInfoOf(f); {
