@@ -229,6 +229,26 @@ func TestFilesSameAsPlain(t *testing.T) {
 	}
 }
 
+// TestFilesStructSize: what -files adds to os's file struct, which every
+// *File pays for (a program may hold 15,000 open), is at most three
+// words; a file's buffers and notes are allocated where it needs them.
+func TestFilesStructSize(t *testing.T) {
+	plain, files := filesPrograms(t)
+	size := func(bin string) (n, word int) {
+		t.Helper()
+		r := runFile(t, bin, "filestruct")
+		if _, err := fmt.Sscan(r.File, &n, &word); err != nil || r.Status != 0 {
+			t.Fatalf("%s filestruct: %+v: %v", filepath.Base(bin), r, err)
+		}
+		return n, word
+	}
+	p, word := size(plain)
+	f, _ := size(files)
+	if f-p > 3*word {
+		t.Errorf("os's file struct is %d bytes plainly and %d under -files: %d added, more than three words (%d)", p, f, f-p, 3*word)
+	}
+}
+
 // TestFilesReadOwnOutput: with standard output a regular file, a read of
 // it through another *File and os.Stat of its path see every line
 // printed before, as in the plain build (no bound).

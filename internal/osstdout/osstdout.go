@@ -95,9 +95,9 @@ const fileStruct = "file"
 // The fields the patch adds to fileStruct: aliasField, whether the file
 // is the same file as the original standard output, decided once per
 // *File; fileField, the state of the file's own write buffer under
-// -files (whether it has one, and the buffer); readField, the state of
-// its read buffer under -files; kindField, what an operation on the file
-// can see under -files (its identity).
+// -files (whether it has one) and its open's flags; readField, the state
+// of its read buffer under -files; notesField, what a *File keeps beyond
+// those states (its buffers, its identity), made at the first need.
 const (
 	aliasField = "stdioAlias"
 	aliasType  = "stdioAliasState"
@@ -105,13 +105,13 @@ const (
 	fileType   = "stdioFileState"
 	readField  = "stdioRead"
 	readType   = "stdioReadState"
-	kindField  = "stdioKind"
-	kindType   = "stdioKindState"
+	notesField = "stdioNotes"
+	notesType  = "stdioNotesRef"
 )
 
 // addedFields are the fields the patch adds to fileStruct, name and type,
 // in order.
-var addedFields = [][2]string{{aliasField, aliasType}, {fileField, fileType}, {readField, readType}, {kindField, kindType}}
+var addedFields = [][2]string{{aliasField, aliasType}, {fileField, fileType}, {readField, readType}, {notesField, notesType}}
 
 // rawPrefix is what a wrapped name is renamed to: Write becomes stdioRawWrite.
 const rawPrefix = "stdioRaw"

@@ -79,8 +79,8 @@ func stdioLinuxReadPlainKind(f *File) bool {
 // type once per device), and asks no fstatfs.
 func stdioLinuxKind(f *File, plain func(flags int) bool) bool {
 	fd := f.pfd.Sysfd
-	flags := f.stdioFile.flags
-	if !f.stdioFile.opened {
+	flags, opened := f.stdioFile.opened()
+	if !opened {
 		var err error
 		if flags, err = unix.Fcntl(fd, syscall.F_GETFL, 0); err != nil {
 			return true
@@ -89,7 +89,7 @@ func stdioLinuxKind(f *File, plain func(flags int) bool) bool {
 	if plain(flags) {
 		return true
 	}
-	if fi := f.stdioKind.get().stat(); fi != nil {
+	if fi := stdioKindGet(f).stat(); fi != nil {
 		if st, ok := fi.Sys().(*syscall.Stat_t); ok && (!stdioAnonDev(uint64(st.Dev)) || stdioLinuxTrust.knownTrusted(uint64(st.Dev))) {
 			return false
 		}

@@ -141,6 +141,6 @@ func stdioHandOut(f *File) {
 	}
 	stdioFiles.mu.Unlock()
 	if v == stdioFileBuffered {
-		stdioFiles.plain(st.buf)
+		stdioFiles.plain(f.stdioNotes.get().wbuf)
 	}
 }

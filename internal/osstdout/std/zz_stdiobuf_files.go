@@ -58,23 +58,40 @@ const (
 // os's file struct, internal/osstdout): whether the file has a buffer of
 // its own, decided once per *File at its second Write; and the flags
 // the program opened it with, which tell the decision what fcntl would.
+// The buffer itself is in the file's notes (stdioFileNotes.wbuf): every
+// byte added to os's file struct is paid by every *File, most of which
+// never get one.
 type stdioFileState struct {
-	v     atomic.Uint32 // stdioFileUndecided, stdioFileOnce, stdioFilePlain or stdioFileBuffered
-	buf   *stdioFileBuf // the buffer; set before v becomes stdioFileBuffered and never changed
-	flags int           // with opened: the flags of the open that made the file
-	first atomic.Int64  // 1 + the bytes of the first Write, made plainly; 0 until it returns
-	fresh atomic.Uint64 // where the file's open made its file (stdioOpenTrunc's O_EXCL), stdioFiles.gen+1 before that open; 0 otherwise
-	clear atomic.Uint64 // stdioFiles.masks+1 from before a look found the file's bit in no held file's mask (stdioClear); 0 before
-	// opened says flags are known: set by OpenFile before it returns
-	// the file, so before any other goroutine sees it.
-	opened bool
+	v atomic.Uint32 // stdioFileUndecided, stdioFileOnce, stdioFilePlain or stdioFileBuffered
+	// flags is stdioOpenedFlag and the flags of the open that made the
+	// file where the program opened it; 0 otherwise. Set by OpenFile
+	// before it returns the file, so before any other goroutine sees it.
+	flags uint32
+}
+
+// stdioOpenedFlag marks stdioFileState's flags as known: a bit that no
+// system's open flags use.
+const stdioOpenedFlag = 1 << 31
+
+// opened reports whether the program opened the file itself, and with
+// which flags.
+func (st *stdioFileState) opened() (flags int, ok bool) {
+	return int(st.flags &^ stdioOpenedFlag), st.flags&stdioOpenedFlag != 0
 }
 
 // stdioWroteOnce records, after a plain Write of f, the bytes of f's
 // first Write, for the report of the buffer f may get at its second.
+// Inlined: with the report off it costs a load and a compare.
 func stdioWroteOnce(f *File, n int) {
-	if stdioFilesOn && f != nil && f.stdioFile.v.Load() == stdioFileOnce {
-		f.stdioFile.first.CompareAndSwap(0, int64(max(n, 0))+1)
+	if stdioFilesOn && stdioReportOn {
+		stdioWroteFirst(f, n)
+	}
+}
+
+// stdioWroteFirst is stdioWroteOnce with the report on.
+func stdioWroteFirst(f *File, n int) {
+	if f != nil && f.stdioFile.v.Load() == stdioFileOnce {
+		f.stdioNotes.need().first.CompareAndSwap(0, int64(max(n, 0))+1)
 	}
 }
 
@@ -82,7 +99,7 @@ func stdioWroteOnce(f *File, n int) {
 // was opened with.
 func stdioOpened(f *File, flag int) {
 	if f != nil {
-		f.stdioFile.flags, f.stdioFile.opened = flag, true
+		f.stdioFile.flags = uint32(flag) | stdioOpenedFlag
 	}
 }
 
@@ -232,7 +249,7 @@ func stdioFileOf(f *File) *stdioFileBuf {
 	st := &f.stdioFile
 	switch st.v.Load() {
 	case stdioFileBuffered:
-		return st.buf
+		return f.stdioNotes.get().wbuf
 	case stdioFilePlain:
 		return nil
 	case stdioFileUndecided:
@@ -249,7 +266,7 @@ func stdioFileOf(f *File) *stdioFileBuf {
 // buffered so).
 func stdioBufOf(f *File) *stdioFileBuf {
 	if stdioFilesOn && f != nil && f.stdioFile.v.Load() == stdioFileBuffered {
-		return f.stdioFile.buf
+		return f.stdioNotes.get().wbuf
 	}
 	return nil
 }
@@ -344,14 +361,14 @@ func (r *stdioFileSet) decide(f *File) *stdioFileBuf {
 	defer r.mu.Unlock()
 	st := &f.stdioFile
 	if v := st.v.Load(); v == stdioFilePlain || v == stdioFileBuffered {
-		return st.buf
+		return f.stdioNotes.wbuf()
 	}
 	b := r.choose(f)
 	if b == nil {
 		st.v.Store(stdioFilePlain)
 		return nil
 	}
-	st.buf = b
+	f.stdioNotes.need().wbuf = b
 	st.v.Store(stdioFileBuffered)
 	stdioWriteTaken(f) // the buffer's line counts the first Write (before)
 	runtime.AddCleanup(f.file, stdioForget, b)
@@ -394,7 +411,7 @@ func (r *stdioFileSet) choose(f *File) *stdioFileBuf {
 		stdioPlainWhy(f, true, "standard error: unbuffered, as in C")
 		return nil
 	}
-	fi := f.stdioKind.get().stat()
+	fi := stdioKindGet(f).stat()
 	if fi == nil {
 		var err error
 		if fi, err = f.stdioRawStat(); err != nil {
@@ -428,8 +445,8 @@ func (r *stdioFileSet) choose(f *File) *stdioFileBuf {
 		// out everything first".
 		b.idBit = stdioIDBit(id)
 	}
-	if n := f.stdioFile.first.Load(); n > 0 {
-		b.before = int(n - 1)
+	if n := f.stdioNotes.get(); n != nil && n.first.Load() > 0 {
+		b.before = int(n.first.Load() - 1)
 	}
 	b.whole, b.dirty, b.loose, b.file = true, &r.dirty, true, b
 	b.raw.f = f

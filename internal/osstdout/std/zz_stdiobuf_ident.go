@@ -94,18 +94,16 @@ const (
 	stdioKindAll             // a pipe, a socket, a terminal, an untrusted or unknown identity: anything
 )
 
-// stdioKindState is a field of every *File (the generator adds it to
-// os's file struct, internal/osstdout): what an operation on the file
-// can see, decided once per *File (and again after a descriptor change,
-// stdioIdentitiesChanged), by the first fstat any of the decisions makes
-// or by one of its own while a buffer holds bytes.
+// stdioKindState is in every *File's notes (stdioFileNotes): what an
+// operation on the file can see, decided once per *File (and again after
+// a descriptor change, stdioIdentitiesChanged), by the first fstat any
+// of the decisions makes or by one of its own while a buffer holds
+// bytes.
 //
-// The first decision is kept in the field itself (first), so that a
+// The first decision is kept in the notes themselves (first), so that a
 // *File decided once (os.ReadFile of each file of a tree while a report
-// holds bytes) costs no allocation; a later one, after a descriptor
-// change, is allocated (p). The field holds no pointer to itself: the
-// file struct has a finalizer, which an object that reaches itself never
-// runs.
+// holds bytes) costs one allocation, the notes'; a later one, after a
+// descriptor change, is allocated (p).
 type stdioKindState struct {
 	first  stdioKindInfo                 // the first decision, once filled is stdioKindFilled; never changed after, but for its free
 	filled atomic.Uint32                 // stdioKindEmpty, stdioKindFilling or stdioKindFilled: how far first is
@@ -140,6 +138,15 @@ func stdioIdentitiesChanged() {
 	stdioKindGen.Add(1)
 	stdioFiles.gen.Add(1)
 	stdioFiles.masks.Add(1)
+}
+
+// stdioKindGet returns f's decision, nil if there is none or it is
+// stale.
+func stdioKindGet(f *File) *stdioKindInfo {
+	if n := f.stdioNotes.get(); n != nil {
+		return n.kind.get()
+	}
+	return nil
 }
 
 // stat returns the fstat that decided, nil for no decision.
@@ -197,7 +204,7 @@ func stdioKindInfoOf(f *File) *stdioKindInfo {
 	if f == nil || stdioIDOf == nil {
 		return nil
 	}
-	if d := f.stdioKind.get(); d != nil {
+	if d := stdioKindGet(f); d != nil {
 		return d
 	}
 	fi, err := f.stdioRawStat()
@@ -212,7 +219,7 @@ func stdioKindInfoOf(f *File) *stdioKindInfo {
 // file system may show it through another identity (stdioIdentTrust)
 // counts as a peer.
 func stdioIdentify(f *File, fi FileInfo) *stdioKindInfo {
-	st := &f.stdioKind
+	st := &f.stdioNotes.need().kind
 	if d := st.get(); d != nil {
 		return d
 	}
@@ -287,7 +294,11 @@ func stdioFresh(f *File) bool {
 	if f == nil {
 		return false
 	}
-	g := f.stdioFile.fresh.Load()
+	n := f.stdioNotes.get()
+	if n == nil {
+		return false
+	}
+	g := n.fresh.Load()
 	return g != 0 && g == stdioFiles.gen.Load()+1
 }
 
@@ -302,7 +313,11 @@ func stdioClear(f *File) bool {
 	if f == nil {
 		return false
 	}
-	c := f.stdioFile.clear.Load()
+	n := f.stdioNotes.get()
+	if n == nil {
+		return false
+	}
+	c := n.clear.Load()
 	return c != 0 && c == stdioFiles.masks.Load()+1 && stdioFiles.untrusted.Load() == 0
 }
 
@@ -324,7 +339,7 @@ func stdioFilesBeforeHeld(f *File) {
 		}
 		g := stdioFiles.masks.Load() + 1
 		if stdioReads.held.Load() == 0 && !stdioMaskHas(stdioPathMask(), d.id) {
-			f.stdioFile.clear.Store(g)
+			f.stdioNotes.need().clear.Store(g)
 			return
 		}
 		o := stdioFiles.ownersOf(d)
@@ -349,7 +364,7 @@ func stdioMaybeBuffered(f *File) bool {
 	if stdioIDOf == nil || f == nil {
 		return true
 	}
-	d := f.stdioKind.get()
+	d := stdioKindGet(f)
 	return d == nil || d.info == nil || stdioBufferable(d.info.Mode())
 }
 
@@ -367,7 +382,7 @@ func stdioFilesBeforeRead(f *File) bool {
 	switch d := stdioKindInfoOf(f); {
 	case d != nil && d.kind == stdioKindFile && stdioFiles.untrusted.Load() == 0 && !stdioOut.outUntrusted():
 		if !stdioMaskHas(m, d.id) {
-			f.stdioFile.clear.Store(g)
+			f.stdioNotes.need().clear.Store(g)
 			return false
 		}
 		return stdioFiles.writeOutOwners(d.id, stdioFiles.ownersOf(d))
@@ -387,7 +402,7 @@ func stdioStatFile(f *File) (FileInfo, error) {
 	if !stdioPathDirty() {
 		return f.stdioRawStat()
 	}
-	if f.stdioKind.get() != nil || stdioIDOf == nil {
+	if stdioKindGet(f) != nil || stdioIDOf == nil {
 		stdioFilesBeforeRead(f)
 		return f.stdioRawStat()
 	}

@@ -132,7 +132,7 @@ func (f *File) Sync() error {
 		return err
 	}
 	if f != nil && f.stdioFile.buffered() {
-		if err := f.stdioFile.buf.flushProgram(); err != nil {
+		if err := f.stdioNotes.get().wbuf.flushProgram(); err != nil {
 			return err
 		}
 	}
@@ -144,7 +144,7 @@ func (f *File) Seek(offset int64, whence int) (ret int64, err error) {
 	if offset == 0 && whence == io.SeekCurrent && f != nil && f.stdioRead.v.Load() == stdioReadBuffered {
 		// Where the program is, asked of a file read through a buffer
 		// (an indexer noting offsets): the buffer stays.
-		if off, err, ok := f.stdioRead.buf.tell(); ok {
+		if off, err, ok := f.stdioNotes.get().rbuf.tell(); ok {
 			return off, err
 		}
 	}
@@ -183,7 +183,7 @@ func (f *File) Close() error {
 	stdioFilesBefore(f)
 	stdioReads.retire(f)
 	if f != nil && f.stdioFile.buffered() {
-		ferr := f.stdioFile.buf.close()
+		ferr := f.stdioNotes.get().wbuf.close()
 		if err := f.stdioRawClose(); err != nil {
 			return err
 		}

@@ -471,7 +471,7 @@ func stdioPipeReaderOn(f *File) {
 	if b == nil || f == b.f {
 		return
 	}
-	st := &f.stdioRead
+	st := f.stdioNotes.need()
 	v := st.pipe.Load()
 	if v == stdioPipeUnknown {
 		v = stdioPipeOther

@@ -73,16 +73,10 @@ const stdioReadSmall = 4096
 // os's file struct, internal/osstdout): whether the file reads through a
 // buffer of its own, decided once per *File.
 type stdioReadState struct {
-	v     atomic.Uint32 // stdioReadFresh, stdioReadOnce, stdioReadPlain, stdioReadBuffered or stdioReadPipe
-	buf   *stdioReadBuf // the buffer; set before v becomes stdioReadBuffered and never changed
-	small atomic.Int32  // the Reads of fewer than stdioReadSmall bytes while v is stdioReadPipe
-	pipe  atomic.Uint32 // whether the file is on standard input's buffered pipe (stdioPipeReader)
+	v atomic.Uint32 // stdioReadFresh, stdioReadOnce, stdioReadPlain, stdioReadBuffered or stdioReadPipe
 	// exposed: the file's descriptor was handed out (Fd, SyscallConn),
 	// and may be another process's now (sent on a socket, dup'ed).
 	exposed atomic.Bool
-	// report is the file's plain reads and writes while the report is
-	// on (STDIOBUF_REPORT); nil until its first.
-	report atomic.Pointer[stdioPlainCount]
 }
 
 // stdioReadBuf is the read buffer of one regular file, or of the
@@ -164,11 +158,11 @@ func stdioReadDecide(f *File, n int) *stdioReadBuf {
 	st := &f.stdioRead
 	switch st.v.Load() {
 	case stdioReadBuffered:
-		return st.buf
+		return f.stdioNotes.get().rbuf
 	case stdioReadFresh, stdioReadPlain:
 		return nil
 	case stdioReadPipe:
-		if n >= stdioReadSmall || st.small.Add(1) < stdioPipeAfter {
+		if n >= stdioReadSmall || f.stdioNotes.need().small.Add(1) < stdioPipeAfter {
 			return nil
 		}
 	}
@@ -216,12 +210,12 @@ func (r *stdioReadSet) decide(f *File) *stdioReadBuf {
 	defer stdioFiles.mu.Unlock()
 	st := &f.stdioRead
 	if v := st.v.Load(); v == stdioReadBuffered || v == stdioReadPlain {
-		return st.buf
+		return f.stdioNotes.rbuf()
 	}
 	b, wait := r.choose(f, st.v.Load() == stdioReadPipe)
 	if b == nil {
 		if wait {
-			st.small.Store(2) // this Read and the one before
+			f.stdioNotes.need().small.Store(2) // this Read and the one before
 			st.v.Store(stdioReadPipe)
 			stdioPlainWhy(f, false, "pipe: read plainly until its 64th read of fewer than 4096 bytes") // stdioPipeAfter
 		} else {
@@ -229,7 +223,7 @@ func (r *stdioReadSet) decide(f *File) *stdioReadBuf {
 		}
 		return nil
 	}
-	st.buf = b
+	f.stdioNotes.need().rbuf = b
 	st.v.Store(stdioReadBuffered)
 	stdioReadLine(f, b.rd)
 	r.list.add(b)
@@ -508,7 +502,8 @@ func (b *stdioReadBuf) giveBack(last bool) {
 // program opened itself is close-on-exec and known to no one else: no
 // peer told anything can see where its offset is.
 func stdioShared(f *File) bool {
-	return !f.stdioFile.opened || f.stdioRead.exposed.Load()
+	_, opened := f.stdioFile.opened()
+	return !opened || f.stdioRead.exposed.Load()
 }
 
 // stdioExposed records that f's descriptor is handed out.
@@ -621,7 +616,7 @@ func (r *stdioReadSet) retire(f *File) {
 
 // retireBuffered is retire of f, which has a read buffer.
 func (r *stdioReadSet) retireBuffered(f *File) {
-	b := f.stdioRead.buf
+	b := f.stdioNotes.get().rbuf
 	b.mu.Lock()
 	b.giveBack(true)
 	b.mu.Unlock()

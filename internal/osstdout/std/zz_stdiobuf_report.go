@@ -136,7 +136,7 @@ func (stdioPlainFile) StdiobufBuffer() string { return "none" }
 
 // stdioPlainOf returns f's counts, made on the first call.
 func (f *File) stdioPlainOf() *stdioPlainCount {
-	st := &f.stdioRead
+	st := f.stdioNotes.need()
 	if c := st.report.Load(); c != nil {
 		return c
 	}

@@ -57,7 +57,7 @@ func stdioScanBegin(f *File) io.Reader {
 	if !stdioFilesOn || f == nil || f.stdioRead.v.Load() != stdioReadBuffered {
 		return nil
 	}
-	b := f.stdioRead.buf
+	b := f.stdioNotes.get().rbuf
 	b.mu.Lock()
 	b.waitFill()
 	if b.direct {

@@ -172,7 +172,7 @@ func (r stdioRawFile) StdiobufStat() (fd uintptr, typ byte, size, blksize int64,
 	if r.f == nil || !r.f.stdioFile.buffered() {
 		return 0, 0, 0, 0, 0, 0, false
 	}
-	return stdioKnownStat(r.f, r.f.stdioFile.buf.info)
+	return stdioKnownStat(r.f, r.f.stdioNotes.get().wbuf.info)
 }
 
 // buffering reports whether writes to f go through the buffer.

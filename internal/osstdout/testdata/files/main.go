@@ -15,6 +15,7 @@ import (
 	"net"
 	"os"
 	"os/exec"
+	"reflect"
 	"runtime"
 	"strconv"
 	"strings"
@@ -206,6 +207,16 @@ var cases = map[string]func(path string, args []string){
 			return
 		}
 		fmt.Fprintln(os.Stderr, len(b), fi.Size())
+	},
+	// The size of os's file struct, to which *File points, and of a
+	// word.
+	"filestruct": func(path string, _ []string) {
+		f := create(path)
+		fmt.Fprintln(f, reflect.TypeOf(os.File{}).Field(0).Type.Elem().Size(), reflect.TypeOf(uintptr(0)).Size())
+		if err := f.Close(); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
 	},
 	// The sizes os.Stat and f.Stat see.
 	"stat": func(path string, _ []string) {

@@ -1,0 +1,64 @@
+//go:build stdiobuf_std
+
+// This file is added to package os by `stdiobuf build -stdout`: what a
+// *File keeps beyond its states (stdioAliasState, stdioFileState,
+// stdioReadState), made at the first need. Every *File pays for the
+// fields the generator adds to os's file struct, and a program may hold
+// many thousands at once; most of them are opened, written or read once
+// and closed, never get a buffer, and never need these.
+
+package os
+
+import "sync/atomic"
+
+// stdioNotesRef is a field of every *File (the generator adds it to
+// os's file struct, internal/osstdout): its notes, nil until the first
+// need, then never changed. The notes hold no pointer to the file: the
+// file struct has a finalizer, which an object that reaches itself
+// never runs.
+type stdioNotesRef struct {
+	p atomic.Pointer[stdioFileNotes]
+}
+
+// stdioFileNotes is what a *File keeps beyond its states.
+type stdioFileNotes struct {
+	wbuf  *stdioFileBuf  // the write buffer; set before stdioFileState.v becomes stdioFileBuffered and never changed
+	rbuf  *stdioReadBuf  // the read buffer; set before stdioReadState.v becomes stdioReadBuffered and never changed
+	kind  stdioKindState // what an operation on the file can see (its identity), under -files
+	first atomic.Int64   // with the report on: 1 + the bytes of the first Write, made plainly; 0 until it returns
+	fresh atomic.Uint64  // where the file's open made its file (stdioOpenTrunc's O_EXCL), stdioFiles.gen+1 before that open; 0 otherwise
+	clear atomic.Uint64  // stdioFiles.masks+1 from before a look found the file's bit in no held file's mask (stdioClear); 0 before
+	small atomic.Int32   // the Reads of fewer than stdioReadSmall bytes while stdioReadState.v is stdioReadPipe
+	pipe  atomic.Uint32  // whether the file is on standard input's buffered pipe (stdioPipeReader)
+	// report is the file's plain reads and writes while the report is
+	// on (STDIOBUF_REPORT); nil until its first.
+	report atomic.Pointer[stdioPlainCount]
+}
+
+// get returns the notes, nil where none were made.
+func (r *stdioNotesRef) get() *stdioFileNotes { return r.p.Load() }
+
+// need returns the notes, making them at the first need.
+func (r *stdioNotesRef) need() *stdioFileNotes {
+	if n := r.p.Load(); n != nil {
+		return n
+	}
+	r.p.CompareAndSwap(nil, new(stdioFileNotes))
+	return r.p.Load()
+}
+
+// wbuf is the write buffer, nil where there is none.
+func (r *stdioNotesRef) wbuf() *stdioFileBuf {
+	if n := r.p.Load(); n != nil {
+		return n.wbuf
+	}
+	return nil
+}
+
+// rbuf is the read buffer, nil where there is none.
+func (r *stdioNotesRef) rbuf() *stdioReadBuf {
+	if n := r.p.Load(); n != nil {
+		return n.rbuf
+	}
+	return nil
+}
