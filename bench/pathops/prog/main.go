@@ -157,19 +157,19 @@ var programs = map[string]func(args []string){
 		must(0, f.Close())
 	},
 	// recreader IN: 16-byte records of IN (two uint64), a line per
-	// record on standard error.
+	// record on standard error. -bufio buffers the input only: standard
+	// error stays unbuffered, as C's stderr and -files leave it, so that
+	// each line is out when its record is read.
 	"recreader": func(args []string) {
 		in := must(os.Open(args[0]))
 		r := reader(in)
-		out, flush := writer(os.Stderr)
 		var rec [2]uint64
 		for i := 0; ; i++ {
 			if err := binary.Read(r, binary.LittleEndian, &rec); err != nil {
 				break
 			}
-			fmt.Fprintf(out, "record %d: %d %d\n", i, rec[0], rec[1])
+			fmt.Fprintf(os.Stderr, "record %d: %d %d\n", i, rec[0], rec[1])
 		}
-		flush()
 	},
 	// smallfiles DIR N: N files of a line each, written with
 	// os.WriteFile.
