@@ -407,6 +407,30 @@ func fileWrites(log string) int {
 	return n
 }
 
+// TestFilesNoThreadUntilHeld: a program in which no buffer takes a byte
+// (a file written whole by os.WriteFile, nothing printed) starts no more
+// threads than plainly: the thread that lets a fatal signal's death wait
+// for the flush starts before a buffer's first byte, not at start-up.
+// The runtime starts threads as its goroutines need them, so the least
+// count of several runs is compared.
+func TestFilesNoThreadUntilHeld(t *testing.T) {
+	plain, files := filesPrograms(t)
+	clone := regexp.MustCompile(`(?m)\bclone3?\(`)
+	least := func(bin string) int {
+		n := -1
+		for range 15 {
+			log := straceLog(t, "clone,clone3", bin, "writefile", filepath.Join(t.TempDir(), "out"), nil)
+			if c := len(clone.FindAllString(log, -1)); n < 0 || c < n {
+				n = c
+			}
+		}
+		return n
+	}
+	if p, f := least(plain), least(files); f > p {
+		t.Errorf("threads started (clone, the least of 15 runs): %d under -files, %d plainly", f, p)
+	}
+}
+
 // TestFilesDone: the file is complete when the program says "done" on a
 // pipe, while it still runs.
 func TestFilesDone(t *testing.T) {

@@ -35,8 +35,8 @@ const (
 
 // stdioSig is the state of a flush before a fatal signal's death. A
 // signal handler cannot run Go code, so sighandler defers the death
-// (stdioSignalDeath) and wakes a thread of its own, started by os's init,
-// like sysmon without a P; that thread readies a parked system goroutine,
+// (stdioSignalDeath) and wakes a thread of its own, started before os's
+// first buffer takes a byte (os_stdioStart), like sysmon without a P; that thread readies a parked system goroutine,
 // which flushes, and dies of the signal once it has, once
 // stdioSignalLimit has passed, or once the scheduler has stood still
 // without running it for stdioSignalStuck, twice. Until then the thread
@@ -55,19 +55,30 @@ var stdioSig struct {
 }
 
 func init() {
+	stdioSignals.register = stdioSignalRegister
 	stdioSignals.start = stdioSignalStart
 	stdioSignals.exiting = stdioSignalExiting
 }
 
-// stdioSignalStart starts the thread and the goroutine. Only on Linux:
-// notewakeup, which sighandler calls, is not async-signal-safe on every
-// system (darwin's sigsend uses sigNoteWakeup), and the rest is tested
-// there; elsewhere a fatal signal kills at once, as without -stdout.
+// stdioSignalRegister starts the goroutine, parked, in os's init: a
+// goroutine started later, by one in a testing/synctest bubble, would
+// belong to the bubble. Only on Linux: notewakeup, which sighandler
+// calls, is not async-signal-safe on every system (darwin's sigsend
+// uses sigNoteWakeup), and the rest is tested there; elsewhere a fatal
+// signal kills at once, as without -stdout.
+func stdioSignalRegister() {
+	if GOOS == "linux" {
+		go stdioSignalFlusher()
+	}
+}
+
+// stdioSignalStart starts the thread, which from then on keeps the
+// bound's deadlines too, and lets a fatal signal's death wait for the
+// flush.
 func stdioSignalStart() {
 	if GOOS != "linux" {
 		return
 	}
-	go stdioSignalFlusher()
 	stdioBound.watched.Store(true)
 	systemstack(func() { newm(stdioSignalWatch, nil, -1) })
 	stdioSig.started.Store(true)

@@ -46,9 +46,14 @@ const stdioFinishWait = 1e9
 // stdioSignals are the unix side's (zz_stdiobuf_signal in
 // signal_unix.go), set by its init; nil elsewhere.
 var stdioSignals struct {
-	start   func() // start the goroutine that flushes before a fatal signal's death
-	exiting func() // if a fatal signal's death is under way, flush and die of it
+	register func() // start the goroutine that flushes before a fatal signal's death
+	start    func() // start the thread that wakes it
+	exiting  func() // if a fatal signal's death is under way, flush and die of it
 }
+
+// stdioStarted is 0 until os's first buffer is about to take a byte, 1
+// while os_stdioStart starts stdioSignals.start, 2 once it has.
+var stdioStarted atomic.Uint32
 
 //go:linkname os_stdioRegister os.runtime_stdioRegister
 func os_stdioRegister(flush, tryFlush, finish, beforePrint func()) {
@@ -56,8 +61,32 @@ func os_stdioRegister(flush, tryFlush, finish, beforePrint func()) {
 	stdioHooks.tryFlush = tryFlush
 	stdioHooks.finish = finish
 	stdioHooks.beforePrint = beforePrint
-	if stdioSignals.start != nil {
-		stdioSignals.start()
+	if stdioSignals.register != nil {
+		stdioSignals.register()
+	}
+}
+
+// os_stdioStart starts, once, what a fatal signal's flush needs
+// (stdioSignals.start); os calls it before a buffer takes its first
+// byte, so that a program that never holds one (it writes whole files,
+// or nothing) pays for no thread. A caller that finds the start under
+// way waits for it: no buffer holds a byte before a fatal signal's death
+// can wait for the flush.
+//
+//go:linkname os_stdioStart os.runtime_stdioStart
+func os_stdioStart() {
+	if stdioStarted.Load() == 2 {
+		return
+	}
+	if stdioStarted.CompareAndSwap(0, 1) {
+		if stdioSignals.start != nil {
+			stdioSignals.start()
+		}
+		stdioStarted.Store(2)
+		return
+	}
+	for stdioStarted.Load() != 2 {
+		osyield()
 	}
 }
 

@@ -346,6 +346,9 @@ func (b *stdioBuffer) write(f *File, p []byte) (int, error) {
 // the buffer is idle. The first one also decides w (an fstat) and
 // allocates its buffer, and reads the bound, all outside mu.
 func (b *stdioBuffer) writeBusy(p []byte) (int, error) {
+	if !b.boundSet {
+		runtime_stdioStart() // the first Write, before w holds a byte
+	}
 	before := b.w.Buffered()
 	b.begin()
 	var n int

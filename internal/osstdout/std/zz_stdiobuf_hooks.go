@@ -16,6 +16,11 @@ import "internal/runtime/exithook"
 // there). Implemented in runtime.
 func runtime_stdioRegister(flush, tryFlush, finish, beforePrint func())
 
+// runtime_stdioStart starts, once, what lets a fatal signal's death wait
+// for a flush; it comes before any buffer takes its first byte.
+// Implemented in runtime.
+func runtime_stdioStart()
+
 // runtime_stdioExiting dies of a fatal signal whose death waits for a
 // flush, and otherwise returns. Implemented in runtime.
 func runtime_stdioExiting()

@@ -223,6 +223,7 @@ func (r *stdioReadSet) decide(f *File) *stdioReadBuf {
 		}
 		return nil
 	}
+	runtime_stdioStart() // before b reads a byte ahead
 	f.stdioNotes.need().rbuf = b
 	st.v.Store(stdioReadBuffered)
 	stdioReadLine(f, b.rd)

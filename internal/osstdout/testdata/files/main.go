@@ -208,6 +208,16 @@ var cases = map[string]func(path string, args []string){
 		}
 		fmt.Fprintln(os.Stderr, len(b), fi.Size())
 	},
+	// The file written whole by os.WriteFile, and nothing else: no
+	// buffer holds a byte.
+	"writefile": func(path string, _ []string) {
+		var b strings.Builder
+		fill(&b)
+		if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+	},
 	// The size of os's file struct, to which *File points, and of a
 	// word.
 	"filestruct": func(path string, _ []string) {
