@@ -88,6 +88,7 @@ var readCases = []struct {
 	{"with-child", "scanwithchild", []string{"100"}, true, false},
 	{"seek", "seek", nil, false, false},
 	{"coherent", "coherent", nil, false, false},
+	{"coherentlog", "coherentlog", nil, false, false},
 	// A file open for reading and writing: read through a buffer
 	// until its first write, which lands where the scan stopped.
 	{"rdwr", "rdwr", nil, false, false},

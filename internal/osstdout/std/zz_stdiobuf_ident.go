@@ -321,9 +321,27 @@ func stdioClear(f *File) bool {
 	return c != 0 && c == stdioFiles.masks.Load()+1 && stdioFiles.untrusted.Load() == 0
 }
 
+// stdioClearOfAll is stdioClear, and where read buffers hold bytes,
+// also whether f's file was found to have no buffer, write or read, and
+// no buffer was indexed since (ownersOf's note): then no read buffer
+// holds bytes of it either, and an operation on f has nothing to write
+// out nor to give back. A file written per record while another is read
+// through its buffer (a log line on standard error per record read) is
+// looked up once.
+func stdioClearOfAll(f *File) bool {
+	if !stdioClear(f) {
+		return false
+	}
+	if stdioReads.held.Load() == 0 {
+		return true
+	}
+	d := f.stdioNotes.get().kind.get() // stdioClear found the notes
+	return d != nil && d.kind == stdioKindFile && d.free.Load() == stdioFiles.gen.Load()+1
+}
+
 // stdioFilesBeforeHeld is stdioFilesBefore while a buffer holds bytes.
 func stdioFilesBeforeHeld(f *File) {
-	if stdioClear(f) && stdioReads.held.Load() == 0 || stdioFresh(f) {
+	if stdioClearOfAll(f) || stdioFresh(f) {
 		return
 	}
 	d := stdioKindInfoOf(f)
@@ -338,9 +356,11 @@ func stdioFilesBeforeHeld(f *File) {
 			return
 		}
 		g := stdioFiles.masks.Load() + 1
-		if stdioReads.held.Load() == 0 && !stdioMaskHas(stdioPathMask(), d.id) {
+		if !stdioMaskHas(stdioPathMask(), d.id) {
 			f.stdioNotes.need().clear.Store(g)
-			return
+			if stdioReads.held.Load() == 0 {
+				return
+			}
 		}
 		o := stdioFiles.ownersOf(d)
 		stdioFiles.writeOutOwners(d.id, o)

@@ -936,6 +936,27 @@ var cases = map[string]func(path string, args []string){
 		fmt.Fprintf(w2, "%d\n%d\n", 4, 5)
 		scanInts(r2, -1)
 	},
+	// A log written plainly per record (O_SYNC: no buffer) while the
+	// file is read through its buffer; then the log read through a
+	// buffer of its own, and overwritten under it.
+	"coherentlog": func(path string, _ []string) {
+		r := open(path)
+		scanInts(r, 3)
+		lg, err := os.OpenFile(path+".log", os.O_WRONLY|os.O_CREATE|os.O_TRUNC|os.O_SYNC, 0o644)
+		if err != nil {
+			fmt.Println(err)
+			return
+		}
+		for i := 1; i <= 8; i++ {
+			fmt.Fprintf(lg, "%06d\n", i)
+			scanInts(r, 1)
+		}
+		g := open(path + ".log")
+		scanInts(g, 2)
+		lg.WriteAt([]byte("999999\n"), 4*7)
+		scanInts(r, 1)
+		scanInts(g, -1)
+	},
 	// Starts a shell that prints the file's size when SIGTERM comes,
 	// writes the file, then signals the shell.
 	"signalchild": func(path string, _ []string) {
