@@ -144,10 +144,14 @@ func stdioReadOf(f *File, n int) *stdioReadBuf {
 	if !stdioFilesOn || f == nil {
 		return nil
 	}
-	// Inlined: a file read plainly, or not yet counted toward a
-	// decision (stdioReadCount), costs one load and one compare.
-	if f.stdioRead.v.Load() <= stdioReadPlain {
+	// A file read plainly, or not yet counted toward a decision
+	// (stdioReadCount), costs one load and one compare; a Read per
+	// record through the buffer, two loads more.
+	switch v := f.stdioRead.v.Load(); {
+	case v <= stdioReadPlain:
 		return nil
+	case v == stdioReadBuffered:
+		return f.stdioNotes.get().rbuf
 	}
 	return stdioReadDecide(f, n)
 }
