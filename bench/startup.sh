@@ -6,7 +6,7 @@
 # medians of interleaved rounds, standard output to a file, a pipe and
 # /dev/null. bench/startup does the work; its flags pass through:
 #
-#   bench/startup.sh [-rounds N] [-rev REV] [-out RESULTS.md]
+#   bench/startup.sh [-rounds N] [-rev REV] [-case hello|quiet] [-out RESULTS.md]
 #
 # Defaults: 201 rounds (about 4 minutes on a 2-CPU machine), REV main,
 # bench/results/<date>-startup.md.

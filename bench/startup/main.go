@@ -1,13 +1,14 @@
 // Command startup measures what a short program pays at its start and
 // exit under `stdiobuf build -stdout` and `-files`: the CPU time (user
 // and system, from the child's rusage) of bench/stdouthooks's hello (one
-// line, then exit), built plainly, with this checkout's stdiobuf and with
+// line, then exit) or, with -case quiet, of its quiet (nothing written:
+// no buffer takes a byte), built plainly, with this checkout's stdiobuf and with
 // that of another revision, run with standard output to a regular file,
 // a pipe and /dev/null. The builds run in interleaved rounds; the table
 // gives each build's median and the median of its per-round ratios to
 // the plain build's, with the ratios' quartiles.
 //
-//	bench/startup.sh [-rounds N] [-rev REV] [-out RESULTS.md]
+//	bench/startup.sh [-rounds N] [-rev REV] [-case hello|quiet] [-out RESULTS.md]
 //
 // REV (default main) is built from `git archive`; -rev "" leaves it out.
 package main
@@ -29,15 +30,16 @@ func main() {
 	rounds := flag.Int("rounds", 201, "interleaved rounds")
 	rev := flag.String("rev", "main", "the revision to compare with; empty for none")
 	out := flag.String("out", "", "the results file (default bench/results/DATE-startup.md)")
+	which := flag.String("case", "hello", "bench/stdouthooks's case: hello (one line) or quiet (nothing)")
 	flag.Parse()
-	if *rounds < 3 || flag.NArg() != 0 {
-		fmt.Fprintln(os.Stderr, "usage: startup [-rounds N (at least 3)] [-rev REV] [-out RESULTS.md]")
+	if *rounds < 3 || flag.NArg() != 0 || *which != "hello" && *which != "quiet" {
+		fmt.Fprintln(os.Stderr, "usage: startup [-rounds N (at least 3)] [-rev REV] [-case hello|quiet] [-out RESULTS.md]")
 		os.Exit(2)
 	}
 	if *out == "" {
 		*out = filepath.Join("bench", "results", time.Now().UTC().Format("2006-01-02")+"-startup.md")
 	}
-	if err := run(*rounds, *rev, *out); err != nil {
+	if err := run(*rounds, *rev, *which, *out); err != nil {
 		fmt.Fprintln(os.Stderr, "startup:", err)
 		os.Exit(1)
 	}
@@ -46,7 +48,7 @@ func main() {
 // A build is one way of building the program, and its binary.
 type build struct{ name, bin string }
 
-func run(rounds int, rev, out string) error {
+func run(rounds int, rev, which, out string) error {
 	tmp, err := os.MkdirTemp("", "startup")
 	if err != nil {
 		return err
@@ -64,7 +66,7 @@ func run(rounds int, rev, out string) error {
 	for r := range rounds {
 		for _, s := range sinks {
 			for _, b := range builds {
-				d, err := once(b.bin, s, tmp)
+				d, err := once(b.bin, which, s, tmp)
 				if err != nil {
 					return fmt.Errorf("%s to %s: %v", b.name, s, err)
 				}
@@ -80,7 +82,7 @@ func run(rounds int, rev, out string) error {
 	load, _ := os.ReadFile("/proc/loadavg")
 	fmt.Fprintf(&t, "# What a one-line program's start and exit cost (`bench/startup.sh`)\n\n")
 	fmt.Fprintf(&t, "%s, %s (%s, %d CPUs), load at the end %s\n\n", time.Now().UTC().Format("2006-01-02 15:04 UTC"), host, runtime.GOARCH, runtime.NumCPU(), strings.TrimSpace(string(load)))
-	fmt.Fprintf(&t, "`bench/startup.sh -rounds %d -rev %q`: bench/stdouthooks's hello, CPU time (user + system) of the child; medians of %d interleaved rounds. The ratio is the median of the per-round ratios to the plain build's, with their quartiles.\n\n", rounds, rev, rounds)
+	fmt.Fprintf(&t, "`bench/startup.sh -rounds %d -rev %q -case %s`: bench/stdouthooks's %s, CPU time (user + system) of the child; medians of %d interleaved rounds. The ratio is the median of the per-round ratios to the plain build's, with their quartiles.\n\n", rounds, rev, which, which, rounds)
 	for _, s := range sinks {
 		fmt.Fprintf(&t, "Standard output to %s:\n\n| build | CPU µs | / plain | quartiles |\n|---|---|---|---|\n", map[string]string{"file": "a regular file", "pipe": "a pipe", "null": "/dev/null"}[s])
 		plain := cpu[s]["plain"]
@@ -150,10 +152,10 @@ func runCmd(dir, name string, args ...string) error {
 
 func runSh(script, dir string) error { return runCmd(dir, "sh", "-c", script) }
 
-// once runs `bin hello` with standard output to sink and returns its
+// once runs `bin which` with standard output to sink and returns its
 // CPU time.
-func once(bin, sink, tmp string) (time.Duration, error) {
-	cmd := exec.Command(bin, "hello")
+func once(bin, which, sink, tmp string) (time.Duration, error) {
+	cmd := exec.Command(bin, which)
 	var w *os.File         // a pipe's write end, closed once the child has run
 	var drained chan error // a pipe's reader's end
 	switch sink {

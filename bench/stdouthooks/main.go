@@ -1,10 +1,12 @@
 // Command stdouthooks is what bench/stdout-hooks.sh times, built plainly
 // and with `stdiobuf build -stdout`: the start of a program (one line,
-// then exit; -stdout starts a thread and a goroutine for fatal signals),
-// and the runtime's println, which under -stdout first asks package os
-// whether standard output must be flushed.
+// then exit; -stdout starts a goroutine for fatal signals, and a thread
+// before its buffer's first byte), and the runtime's println, which
+// under -stdout first asks package os whether standard output must be
+// flushed.
 //
 //	stdouthooks hello
+//	stdouthooks quiet       nothing: no buffer takes a byte
 //	stdouthooks println N   N println calls
 //	stdouthooks mixed N     N pairs of fmt.Println and println
 //	stdouthooks wait N      N lines, then "ready" on standard error, then
@@ -21,7 +23,7 @@ import (
 
 func main() {
 	if len(os.Args) < 2 {
-		fmt.Fprintln(os.Stderr, "usage: stdouthooks hello | println N | mixed N | wait N")
+		fmt.Fprintln(os.Stderr, "usage: stdouthooks hello | quiet | println N | mixed N | wait N")
 		os.Exit(2)
 	}
 	n := 0
@@ -35,6 +37,7 @@ func main() {
 	switch os.Args[1] {
 	case "hello":
 		fmt.Println("hello")
+	case "quiet":
 	case "println":
 		for i := range n {
 			println("line", i)
