@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# overlay-targets.sh checks that the stdiobuf overlay's bufio builds on
-# every target of `go tool dist list`, with cgo off, as bufio does.
+# overlay-targets.sh checks that the stdiobuf overlay's bufio, and the
+# -stdout and -files overlays' os, build on every target of `go tool
+# dist list`, with cgo off, as bufio does.
 #
 #   bench/overlay-targets.sh           every target (slow when the build
 #                                      cache is cold: each target compiles
@@ -13,7 +14,9 @@
 # stdiobuf overlay`: the generated bufio holds the stream files that target
 # builds), then runs `go build -overlay=... bufio`, which compiles it, and
 # `go vet -overlay=... bufio`, which also type-checks bufio's tests and runs
-# vet in bufio's directory. Exit status: 0 if all targets passed, 1
+# vet in bufio's directory; then, with the overlays of -stdout and of
+# -files (which patch os, runtime, syscall and more), `go build
+# -overlay=... os bufio`. Exit status: 0 if all targets passed, 1
 # otherwise; the failing targets are listed.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -49,6 +52,17 @@ for t in "${targets[@]}"; do
 	else
 		printf '%-18s ok (build; vet fails on bufio itself: %s)\n' "$t" "${plain%%$'\n'*}"
 	fi
+	for mode in -stdout -files; do
+		if ! overlay=$(env "${env[@]}" "$bin/stdiobuf" overlay $mode 2>&1); then
+			printf '%-18s FAIL (overlay %s)\n%s\n' "$t" "$mode" "$overlay"
+			failed+=("$t$mode")
+		elif ! out=$(env "${env[@]}" go build -overlay="$overlay" os bufio 2>&1); then
+			printf '%-18s FAIL (build %s)\n%s\n' "$t" "$mode" "$out"
+			failed+=("$t$mode")
+		else
+			printf '%-18s ok (os %s)\n' "$t" "$mode"
+		fi
+	done
 done
 echo "${#targets[@]} targets in $((SECONDS - start)) s; ${#failed[@]} failed${failed:+: ${failed[*]}}"
 [ ${#failed[@]} -eq 0 ]

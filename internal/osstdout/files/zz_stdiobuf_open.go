@@ -53,7 +53,7 @@ func stdioOpen(open func() (*File, error)) (*File, error) {
 // descriptor left.
 func stdioTooMany(err error) bool {
 	pe, ok := err.(*PathError)
-	return ok && (pe.Err == syscall.EMFILE || pe.Err == syscall.ENFILE)
+	return ok && stdioNoDescriptor(pe.Err)
 }
 
 // stdioOpenTrunc opens a file with flag, which holds O_TRUNC, by open,
