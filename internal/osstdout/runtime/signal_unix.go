@@ -36,8 +36,9 @@ const (
 // stdioSig is the state of a flush before a fatal signal's death. A
 // signal handler cannot run Go code, so sighandler defers the death
 // (stdioSignalDeath) and wakes a thread of its own, started before os's
-// first buffer takes a byte (os_stdioStart), like sysmon without a P; that thread readies a parked system goroutine,
-// which flushes, and dies of the signal once it has, once
+// first buffer takes a byte (os_stdioStart), like sysmon without a P;
+// that thread readies a parked system goroutine, which flushes, and dies
+// of the signal once it has, once
 // stdioSignalLimit has passed, or once the scheduler has stood still
 // without running it for stdioSignalStuck, twice. Until then the thread
 // is also the bound's clock (stdioBoundDue).

@@ -14,11 +14,11 @@
 // On Linux the clock is the signal watch thread's sleep
 // (signal_unix.go's stdioSignalWatch), a thread every program built so
 // starts before its first buffered byte, and so before the bound's
-// first deadline: a runtime timer, the first of a program that sets none of its
-// own, starts the network poller (epoll_create1, eventfd2, epoll_ctl)
-// and wakes a thread to wait for it, which a short program that writes a
-// line pays for in CPU (bench/startup.sh). Elsewhere it is a
-// runtime timer.
+// first deadline: a runtime timer, the first of a program that sets none
+// of its own, starts the network poller (epoll_create1, eventfd2,
+// epoll_ctl) and wakes a thread to wait for it, which a short program
+// that writes a line pays for in CPU (bench/startup.sh). Elsewhere it is
+// a runtime timer.
 
 package runtime
 

@@ -445,8 +445,10 @@ func (r *stdioFileSet) choose(f *File) *stdioFileBuf {
 		// out everything first".
 		b.idBit = stdioIDBit(id)
 	}
-	if n := f.stdioNotes.get(); n != nil && n.first.Load() > 0 {
-		b.before = int(n.first.Load() - 1)
+	if n := f.stdioNotes.get(); n != nil {
+		if k := n.first.Load(); k > 0 {
+			b.before = int(k - 1)
+		}
 	}
 	b.whole, b.dirty, b.loose, b.file = true, &r.dirty, true, b
 	b.raw.f = f

@@ -143,7 +143,7 @@ func stdioIdentitiesChanged() {
 // stdioKindGet returns f's decision, nil if there is none or it is
 // stale.
 func stdioKindGet(f *File) *stdioKindInfo {
-	if n := f.stdioNotes.get(); n != nil {
+	if n := stdioNotesOf(f); n != nil {
 		return n.kind.get()
 	}
 	return nil
@@ -291,10 +291,7 @@ func stdioFilesBefore(f *File) {
 // file they were over was there before it, and f needs no fstat to
 // tell.
 func stdioFresh(f *File) bool {
-	if f == nil {
-		return false
-	}
-	n := f.stdioNotes.get()
+	n := stdioNotesOf(f)
 	if n == nil {
 		return false
 	}
@@ -310,10 +307,7 @@ func stdioFresh(f *File) bool {
 // opened, stat'ed, read and closed while a report holds bytes
 // (os.ReadFile of each file of a tree) is looked at once.
 func stdioClear(f *File) bool {
-	if f == nil {
-		return false
-	}
-	n := f.stdioNotes.get()
+	n := stdioNotesOf(f)
 	if n == nil {
 		return false
 	}
