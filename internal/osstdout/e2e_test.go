@@ -130,7 +130,7 @@ func goBuild(verb, out, overlay, pkg string, flags ...string) error {
 
 func TestMain(m *testing.M) {
 	code := m.Run()
-	for _, dir := range []string{binDir, crashDir, filesBuild.dir, reportBuild.dir} {
+	for _, dir := range []string{binDir, crashDir, filesBuild.dir, reportBuild.dir, pathsBuild.dir, zoneBuild.dir} {
 		if dir != "" {
 			os.RemoveAll(dir)
 		}
