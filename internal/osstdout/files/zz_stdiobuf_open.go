@@ -71,7 +71,7 @@ func stdioOpenTrunc(flag int, open func(flag int) (*File, error)) (*File, error)
 		f, err := stdioOpen(func() (*File, error) { return open(flag | O_EXCL) })
 		if err == nil {
 			stdioOpened(f, flag)
-			f.stdioNotes.need().fresh.Store(g)
+			f.stdioNotes.fresh.Store(g)
 			return f, nil
 		}
 		if IsExist(err) {

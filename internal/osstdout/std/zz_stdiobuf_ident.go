@@ -291,11 +291,10 @@ func stdioFilesBefore(f *File) {
 // file they were over was there before it, and f needs no fstat to
 // tell.
 func stdioFresh(f *File) bool {
-	n := stdioNotesOf(f)
-	if n == nil {
+	if f == nil {
 		return false
 	}
-	g := n.fresh.Load()
+	g := f.stdioNotes.fresh.Load()
 	return g != 0 && g == stdioFiles.gen.Load()+1
 }
 
@@ -307,11 +306,10 @@ func stdioFresh(f *File) bool {
 // opened, stat'ed, read and closed while a report holds bytes
 // (os.ReadFile of each file of a tree) is looked at once.
 func stdioClear(f *File) bool {
-	n := stdioNotesOf(f)
-	if n == nil {
+	if f == nil {
 		return false
 	}
-	c := n.clear.Load()
+	c := f.stdioNotes.clear.Load()
 	return c != 0 && c == stdioFiles.masks.Load()+1 && stdioFiles.untrusted.Load() == 0
 }
 
@@ -329,7 +327,11 @@ func stdioClearOfAll(f *File) bool {
 	if stdioReads.held.Load() == 0 {
 		return true
 	}
-	d := f.stdioNotes.get().kind.get() // stdioClear found the notes
+	n := f.stdioNotes.get()
+	if n == nil {
+		return false
+	}
+	d := n.kind.get()
 	return d != nil && d.kind == stdioKindFile && d.free.Load() == stdioFiles.gen.Load()+1
 }
 
@@ -351,7 +353,7 @@ func stdioFilesBeforeHeld(f *File) {
 		}
 		g := stdioFiles.masks.Load() + 1
 		if !stdioMaskHas(stdioPathMask(), d.id) {
-			f.stdioNotes.need().clear.Store(g)
+			f.stdioNotes.clear.Store(g)
 			if stdioReads.held.Load() == 0 {
 				return
 			}
@@ -396,7 +398,7 @@ func stdioFilesBeforeRead(f *File) bool {
 	switch d := stdioKindInfoOf(f); {
 	case d != nil && d.kind == stdioKindFile && stdioFiles.untrusted.Load() == 0 && !stdioOut.outUntrusted():
 		if !stdioMaskHas(m, d.id) {
-			f.stdioNotes.need().clear.Store(g)
+			f.stdioNotes.clear.Store(g)
 			return false
 		}
 		return stdioFiles.writeOutOwners(d.id, stdioFiles.ownersOf(d))

@@ -13,11 +13,19 @@ import "sync/atomic"
 
 // stdioNotesRef is a field of every *File (the generator adds it to
 // os's file struct, internal/osstdout): its notes, nil until the first
-// need, then never changed. The notes hold no pointer to the file: the
-// file struct has a finalizer, which an object that reaches itself
-// never runs.
+// need, then never changed, and the two counts that every operation on
+// the file reads while a buffer holds bytes. fresh is here since it is
+// all that a file made beside a held buffer ever notes (a generator's
+// outputs beside its log): in the notes it would cost each such file an
+// allocation, and the garbage collector its share. clear is beside it
+// since the struct's size class (128 bytes on 64-bit systems, against
+// plain's 96) holds both: an operation on a file found clear reads no
+// notes. The notes hold no pointer to the file: the file struct has a
+// finalizer, which an object that reaches itself never runs.
 type stdioNotesRef struct {
-	p atomic.Pointer[stdioFileNotes]
+	p     atomic.Pointer[stdioFileNotes]
+	fresh atomic.Uint64 // where the file's open made its file (stdioOpenTrunc's O_EXCL), stdioFiles.gen+1 before that open; 0 otherwise
+	clear atomic.Uint64 // stdioFiles.masks+1 from before a look found the file's bit in no held file's mask (stdioClear); 0 before
 }
 
 // stdioFileNotes is what a *File keeps beyond its states.
@@ -26,8 +34,6 @@ type stdioFileNotes struct {
 	rbuf  *stdioReadBuf  // the read buffer; set before stdioReadState.v becomes stdioReadBuffered and never changed
 	kind  stdioKindState // what an operation on the file can see (its identity), under -files
 	first atomic.Int64   // with the report on: 1 + the bytes of the first Write, made plainly; 0 until it returns
-	fresh atomic.Uint64  // where the file's open made its file (stdioOpenTrunc's O_EXCL), stdioFiles.gen+1 before that open; 0 otherwise
-	clear atomic.Uint64  // stdioFiles.masks+1 from before a look found the file's bit in no held file's mask (stdioClear); 0 before
 	small atomic.Int32   // the Reads of fewer than stdioReadSmall bytes while stdioReadState.v is stdioReadPipe
 	pipe  atomic.Uint32  // whether the file is on standard input's buffered pipe (stdioPipeReader)
 	// report is the file's plain reads and writes while the report is

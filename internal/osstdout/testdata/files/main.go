@@ -569,8 +569,15 @@ var cases = map[string]func(path string, args []string){
 	// The heap allocations of a Read into an array on the caller's
 	// stack, of the file and of standard input, and of a Write from one,
 	// to a file of its own and to standard output: none, as plainly.
+	// And those of os.WriteFile of a new file while a buffer holds
+	// bytes (a generator's output beside its log): as many as plainly.
 	"allocs": func(path string, _ []string) {
 		in, out := open(path), create(path+".out")
+		names := make([]string, 0, 300)
+		for i := range cap(names) {
+			names = append(names, path+".new"+strconv.Itoa(i))
+		}
+		data := []byte("a new file\n")
 		ops := []struct {
 			name string
 			op   func()
@@ -579,6 +586,10 @@ var cases = map[string]func(path string, args []string){
 			{"Read of standard input", func() { var p [16]byte; os.Stdin.Read(p[:]) }},
 			{"Write to a file", func() { p := [4]byte{'a', 'b', 'c', '\n'}; out.Write(p[:]) }},
 			{"Write to standard output", func() { p := [2]byte{'.', '\n'}; os.Stdout.Write(p[:]) }},
+			{"WriteFile of a new file", func() {
+				os.WriteFile(names[0], data, 0o644)
+				names = names[1:]
+			}},
 		}
 		for _, o := range ops {
 			n := testing.AllocsPerRun(200, o.op)
