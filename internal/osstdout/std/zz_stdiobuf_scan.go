@@ -146,6 +146,17 @@ func (s *stdioScanRunes) ReadRune() (r rune, size int, err error) {
 		r, s.last = s.last, ^s.last
 		return r, utf8.RuneLen(r), nil
 	}
+	// A one-byte rune that leaves bytes in a regular file's buffer, the
+	// common case, needs none of next's steps: nothing is kept, and took
+	// has nothing to follow. plain first: without mu, b is not ours.
+	if !s.plain && s.kept == 0 {
+		if b := s.b; b.pipe == nil && b.r+1 < b.w && b.buf[b.r] < utf8.RuneSelf {
+			c := b.buf[b.r]
+			b.r++
+			s.last = ^rune(c)
+			return rune(c), 1, nil
+		}
+	}
 	c, err := s.next()
 	if err != nil {
 		return 0, 0, err
