@@ -570,7 +570,8 @@ var cases = map[string]func(path string, args []string){
 	// stack, of the file and of standard input, and of a Write from one,
 	// to a file of its own and to standard output: none, as plainly.
 	// And those of os.WriteFile of a new file while a buffer holds
-	// bytes (a generator's output beside its log): as many as plainly.
+	// bytes (out's, from the Writes before; a generator's output beside
+	// its log): as many as plainly.
 	"allocs": func(path string, _ []string) {
 		in, out := open(path), create(path+".out")
 		names := make([]string, 0, 300)
