@@ -143,7 +143,10 @@ func stdioIdentitiesChanged() {
 // stdioKindGet returns f's decision, nil if there is none or it is
 // stale.
 func stdioKindGet(f *File) *stdioKindInfo {
-	if n := stdioNotesOf(f); n != nil {
+	if f == nil {
+		return nil
+	}
+	if n := f.stdioNotes.get(); n != nil {
 		return n.kind.get()
 	}
 	return nil
@@ -327,11 +330,7 @@ func stdioClearOfAll(f *File) bool {
 	if stdioReads.held.Load() == 0 {
 		return true
 	}
-	n := f.stdioNotes.get()
-	if n == nil {
-		return false
-	}
-	d := n.kind.get()
+	d := stdioKindGet(f)
 	return d != nil && d.kind == stdioKindFile && d.free.Load() == stdioFiles.gen.Load()+1
 }
 

@@ -41,14 +41,6 @@ type stdioFileNotes struct {
 	report atomic.Pointer[stdioPlainCount]
 }
 
-// stdioNotesOf returns f's notes, nil where f is nil or none were made.
-func stdioNotesOf(f *File) *stdioFileNotes {
-	if f == nil {
-		return nil
-	}
-	return f.stdioNotes.get()
-}
-
 // get returns the notes, nil where none were made.
 func (r *stdioNotesRef) get() *stdioFileNotes { return r.p.Load() }
 
