@@ -771,7 +771,8 @@ var cases = map[string]func(path string, args []string){
 	// every byte is read once.
 	// fmt.Fscan, Fscanln and Fscanf of words, integers, runes of two
 	// and three bytes, bytes that are not UTF-8 and a rune cut short, a
-	// Scanner of its own, and one-byte Reads between them that show
+	// Scanner of its own, one that reads the file itself (fileByte),
+	// and one-byte Reads between them that show
 	// where each scan left the file; ARGS[0] blocks of mixBlock (it
 	// writes FILE first), so that buffers end inside runes. With ARGS[1]
 	// "stdin", the same of standard input, which holds the blocks.
@@ -808,7 +809,10 @@ var cases = map[string]func(path string, args []string){
 			m, err := f.Read(one[:])
 			fmt.Fprintf(&out, "%q %d %v|", one[:m], m, err)
 			n, err = fmt.Fscan(f, &ok)
-			fmt.Fprintf(&out, "%v %d %v\n", ok, n, err)
+			fmt.Fprintf(&out, "%v %d %v|", ok, n, err)
+			fb := fileByte{f: f}
+			n, err = fmt.Fscan(f, &fb)
+			fmt.Fprintf(&out, "%q %d %v\n", fb.got, n, err)
 		}
 		rest, err := io.ReadAll(f)
 		fmt.Printf("%s%q %v\n", out.String(), rest, err)
@@ -1002,6 +1006,21 @@ var cases = map[string]func(path string, args []string){
 
 // mixBlock is the input of the scanmix case, repeated.
 const mixBlock = "12 h\u00e9llo\n\u65e5\u672c\u8a9e -7\n\xff\xfe 42\nabc\xe2\x82 9\nline 5 x\n3.5 true\n"
+
+// fileByte is a Scanner that reads its file itself, a byte, with Read,
+// not through the scan state: a scan that held the file's buffer for its
+// whole length would wait for itself.
+type fileByte struct {
+	f   *os.File
+	got string
+}
+
+func (b *fileByte) Scan(fmt.ScanState, rune) error {
+	var one [1]byte
+	n, err := b.f.Read(one[:])
+	b.got = string(one[:n])
+	return err
+}
 
 // token is a Scanner of its own: fmt hands it the scan state, and the
 // call reads as it does plainly.
