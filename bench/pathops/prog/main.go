@@ -155,6 +155,7 @@ var programs = map[string]func(args []string){
 		}
 		flush()
 		must(0, f.Close())
+		must(0, in.Close())
 	},
 	// recreader IN: 16-byte records of IN (two uint64), a line per
 	// record on standard error. -bufio buffers the input only: standard
