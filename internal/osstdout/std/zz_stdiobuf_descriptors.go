@@ -88,8 +88,8 @@ func (r *stdioFileSet) mapID(id stdioFileID) {
 	if o.w != nil {
 		r.plain(o.w)
 	}
-	if o.r != nil {
-		stdioReads.retire(o.r.f)
+	for _, b := range o.r {
+		stdioReads.retire(b.f)
 	}
 }
 

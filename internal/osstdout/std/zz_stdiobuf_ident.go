@@ -676,12 +676,17 @@ func (r *stdioFileSet) writeOutOwners(id stdioFileID, o stdioOwners) bool {
 	return wrote
 }
 
-// stdioOwners are the buffers over one file: at most one of them is set
-// (no file is buffered for reading and for writing at once).
+// stdioOwners are the buffers over one file: a write buffer, or read
+// buffers, one a *File that reads it (no file is buffered for reading and
+// for writing at once). r is replaced, never changed in place: a copy
+// that owners returned stays as it was.
 type stdioOwners struct {
 	w *stdioFileBuf
-	r *stdioReadBuf
+	r []*stdioReadBuf
 }
+
+// none reports whether o holds no buffer.
+func (o stdioOwners) none() bool { return o.w == nil && len(o.r) == 0 }
 
 // stdioIDIndex is the buffers by the identity of their files, and the
 // write buffers that hold bytes: what an operation looks up in O(1)
@@ -710,7 +715,7 @@ func (x *stdioIDIndex) index(id stdioFileID, w *stdioFileBuf, r *stdioReadBuf) {
 		o.w = w
 	}
 	if r != nil {
-		o.r = r
+		o.r = append(o.r[:len(o.r):len(o.r)], r)
 	}
 	x.ids[id] = o
 	x.gen.Add(1)
@@ -726,10 +731,10 @@ func (x *stdioIDIndex) unindex(id stdioFileID, w *stdioFileBuf, r *stdioReadBuf)
 		if w != nil && o.w == w {
 			o.w = nil
 		}
-		if r != nil && o.r == r {
-			o.r = nil
+		if r != nil {
+			o.r = stdioWithout(o.r, r)
 		}
-		if o.w == nil && o.r == nil {
+		if o.none() {
 			delete(x.ids, id)
 		} else {
 			x.ids[id] = o
@@ -759,10 +764,22 @@ func (x *stdioIDIndex) ownersOf(d *stdioKindInfo) stdioOwners {
 		return stdioOwners{}
 	}
 	o := x.owners(d.id)
-	if o == (stdioOwners{}) {
+	if o.none() {
 		d.free.Store(g)
 	}
 	return o
+}
+
+// stdioWithout returns rs without b, in a new slice if b is in it.
+func stdioWithout(rs []*stdioReadBuf, b *stdioReadBuf) []*stdioReadBuf {
+	for i, x := range rs {
+		if x == b {
+			out := make([]*stdioReadBuf, 0, len(rs)-1)
+			out = append(out, rs[:i]...)
+			return append(out, rs[i+1:]...)
+		}
+	}
+	return rs
 }
 
 // stdioNoIDBit is the idBit of a buffer over a file of no known
@@ -844,18 +861,18 @@ func (x *stdioIDIndex) owing() []*stdioFileBuf {
 	return bs
 }
 
-// giveBackOwners gives back the read buffer of o, the buffers over one
-// file, if it holds bytes: a plain write or a Seek through any *File on
+// giveBackOwners gives back each read buffer of o, the buffers over one
+// file, that holds bytes: a plain write or a Seek through any *File on
 // the file comes next.
 func (r *stdioReadSet) giveBackOwners(o stdioOwners) {
 	if r.held.Load() == 0 {
 		return
 	}
-	b := o.r
-	if b == nil || !b.held.Load() {
-		return
+	for _, b := range o.r {
+		if b.held.Load() {
+			b.mu.Lock()
+			b.giveBack(false)
+			b.mu.Unlock()
+		}
 	}
-	b.mu.Lock()
-	b.giveBack(false)
-	b.mu.Unlock()
 }

@@ -201,7 +201,18 @@ func (r *stdioReadSet) buffers() []*stdioReadBuf { return r.list.all() }
 // as fi, or fi is a file the program mapped.
 func (r *stdioReadSet) holds(fi FileInfo) bool {
 	if id, _, ok := stdioIDOfFile(fi); ok {
-		return stdioFiles.owners(id).r != nil || stdioFiles.isMapped(id)
+		return len(stdioFiles.owners(id).r) > 0 || stdioFiles.isMapped(id)
+	}
+	return r.list.holds(fi)
+}
+
+// refuses reports whether fi's file may not have another read buffer: it
+// is mapped, or, where files have no identity to index their buffers
+// by, another read buffer reads it. Read buffers of one file indexed by
+// its identity are given back together (giveBackOwners).
+func (r *stdioReadSet) refuses(fi FileInfo) bool {
+	if id, _, ok := stdioIDOfFile(fi); ok {
+		return stdioFiles.isMapped(id)
 	}
 	return r.list.holds(fi)
 }
@@ -299,7 +310,7 @@ func (r *stdioReadSet) choose(f *File, late bool) (b *stdioReadBuf, wait bool) {
 		stdioPlainWhy(f, false, "the same file as standard output")
 		return nil, false
 	}
-	if r.holds(fi) || stdioFiles.holds(fi) {
+	if r.refuses(fi) || stdioFiles.holds(fi) {
 		stdioPlainWhy(f, false, "the same file as another *File's buffer")
 		return nil, false
 	}

@@ -489,6 +489,26 @@ var cases = map[string]func(path string, args []string){
 	},
 	// fmt.Fscan of the integers of the file, opened with os.Open.
 	"fscan": func(path string, _ []string) { scanInts(open(path), -1) },
+	// Two *Files read the same file, each through a buffer of its own:
+	// Fscan of each in turn, a write through a third over lines both
+	// read next, then each to the end.
+	"twofscan": func(path string, _ []string) {
+		a, b := open(path), open(path)
+		scanInts(a, 100)
+		scanInts(b, 150)
+		w := opened(os.OpenFile(path, os.O_WRONLY, 0))
+		// Lines 201 and 202 (7 bytes each), which both buffers hold.
+		if _, err := w.WriteAt([]byte("111111\n222222\n"), 7*200); err != nil {
+			fmt.Println(err)
+		}
+		scanInts(a, 150)
+		scanInts(b, 100)
+		if err := w.Close(); err != nil {
+			fmt.Println(err)
+		}
+		scanInts(a, -1)
+		scanInts(b, -1)
+	},
 	// A file open for reading and writing (with O_APPEND too if the
 	// argument is "append"): Fscan, a write where the scan stopped (or
 	// at the end), Fscan on, another write, Fscan to the end.
