@@ -676,10 +676,10 @@ func (r *stdioFileSet) writeOutOwners(id stdioFileID, o stdioOwners) bool {
 	return wrote
 }
 
-// stdioOwners are the buffers over one file: a write buffer, or read
-// buffers, one a *File that reads it (no file is buffered for reading and
-// for writing at once). r is replaced, never changed in place: a copy
-// that owners returned stays as it was.
+// stdioOwners are the buffers over one file: its write buffer, or the
+// read buffers of the *Files that read it, one each (no file is buffered
+// for reading and for writing at once). r is replaced, never changed in
+// place: a copy that owners returned stays as it was.
 type stdioOwners struct {
 	w *stdioFileBuf
 	r []*stdioReadBuf
