@@ -1,5 +1,6 @@
-# bench/lib.sh: what the scripts that run Go benchmarks under benchstat
-# share. Sourced, not run.
+# bench/lib.sh: what the bench scripts share (those that run Go
+# benchmarks under benchstat, and those that take medians themselves).
+# Sourced, not run.
 
 # bench_machine prints when and on what the figures are made: the date,
 # the CPUs, the kernel and the Go release.
@@ -48,3 +49,7 @@ bench_raw() {
 	grep -v '^#' "$1"
 	echo '```'
 }
+
+# bench_median prints the median of the numbers on standard input, one a
+# line: the middle one, or the mean of the two middle ones.
+bench_median() { sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }

@@ -16,6 +16,7 @@
 # Writes the table to standard output and, with -o, to RESULTS.md.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. bench/lib.sh
 
 rounds=21
 loops=20
@@ -69,9 +70,6 @@ for r in $(seq "$rounds"); do
 	done
 done
 
-# median: the median of the numbers on standard input, one a line.
-median() { sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
-
 # quartiles: the lower and upper quartiles of the numbers on standard
 # input, as "LO, HI".
 quartiles() { sort -g | awk '{ v[NR] = $1 } END { printf "%.3f, %.3f", v[int(NR / 4) + 1], v[NR - int(NR / 4)] }'; }
@@ -86,8 +84,8 @@ stats() {
 		$2 == b && $3 == n { v[$1] = $4 }
 		END { for (r in v) print v[r] / ref[r] }' "$tmp/runs")
 	printf "%.1f | %.3f | %s\n" \
-		"$(awk -v b="$1" -v n="$2" '$2 == b && $3 == n { print $4 }' "$tmp/runs" | median)" \
-		"$(echo "$ratios" | median)" "$(echo "$ratios" | quartiles)"
+		"$(awk -v b="$1" -v n="$2" '$2 == b && $3 == n { print $4 }' "$tmp/runs" | bench_median)" \
+		"$(echo "$ratios" | bench_median)" "$(echo "$ratios" | quartiles)"
 }
 
 {

@@ -12,6 +12,7 @@
 # with -o, to RESULTS.md.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. bench/lib.sh
 
 n=$((1 << 20))
 runs=7
@@ -59,8 +60,6 @@ one() (
 		'BEGIN { printf "%.3f %.3f\n", (b - a) / 1e9, d - c }'
 )
 
-median() { sort -n | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
-
 {
 	echo "# -stdout write path: $rev against the work tree"
 	echo
@@ -81,10 +80,10 @@ for loop in println printf; do
 			one "$tmp/old.bin" "$sink" "${flag[@]}" -n "$n" >>"$tmp/old.t"
 			one "$tmp/new.bin" "$sink" "${flag[@]}" -n "$n" >>"$tmp/new.t"
 		done
-		ow=$(cut -d' ' -f1 "$tmp/old.t" | median)
-		nw=$(cut -d' ' -f1 "$tmp/new.t" | median)
-		oc=$(cut -d' ' -f2 "$tmp/old.t" | median)
-		nc=$(cut -d' ' -f2 "$tmp/new.t" | median)
+		ow=$(cut -d' ' -f1 "$tmp/old.t" | bench_median)
+		nw=$(cut -d' ' -f1 "$tmp/new.t" | bench_median)
+		oc=$(cut -d' ' -f2 "$tmp/old.t" | bench_median)
+		nc=$(cut -d' ' -f2 "$tmp/new.t" | bench_median)
 		awk -v l="$loop" -v s="$sink" -v ow="$ow" -v nw="$nw" -v oc="$oc" -v nc="$nc" \
 			'BEGIN { printf "| %s | %s | %.3f s | %.3f s | %.3f s | %.3f s | %.2f |\n", l, s, ow, nw, oc, nc, nc / oc }' | tee -a "$tmp/table"
 	done
