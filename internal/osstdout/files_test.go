@@ -653,8 +653,8 @@ func TestFilesAppend(t *testing.T) {
 	}
 }
 
-// fullFS mounts a small tmpfs and fills it, and returns its directory.
-func fullFS(t *testing.T) string {
+// smallFS mounts a tmpfs of 64 KiB and returns its directory.
+func smallFS(t *testing.T) string {
 	t.Helper()
 	if os.Geteuid() != 0 {
 		t.Skip("needs root to mount a small tmpfs")
@@ -664,6 +664,13 @@ func fullFS(t *testing.T) string {
 		t.Skipf("mount tmpfs: %v %s", err, out)
 	}
 	t.Cleanup(func() { exec.Command("umount", dir).Run() })
+	return dir
+}
+
+// fullFS mounts a small tmpfs and fills it, and returns its directory.
+func fullFS(t *testing.T) string {
+	t.Helper()
+	dir := smallFS(t)
 	f, err := os.Create(filepath.Join(dir, "filler"))
 	if err != nil {
 		t.Fatal(err)
@@ -683,6 +690,33 @@ func fullFS(t *testing.T) string {
 		}
 	}
 	return dir
+}
+
+// TestFilesFillingDisk: once a Write meets a full file system, every
+// later Write fails, as each of the plain build's write(2)s does. Under
+// -files the flush that meets the error writes part of the buffer (its
+// lines are not a page long) and leaves room in it; a later Write that
+// fits that room still gets the error.
+func TestFilesFillingDisk(t *testing.T) {
+	plain, files := filesPrograms(t)
+	dir := smallFS(t)
+	want := "stubborn: write FILE: no space left on device; then 100 of 100 writes failed\n"
+	for _, bin := range []string{plain, files} {
+		path := filepath.Join(dir, "out")
+		os.Remove(path)
+		ctx, cancel := context.WithTimeout(context.Background(), runDeadline)
+		cmd := exec.CommandContext(ctx, bin, "stubborn", path)
+		var errb bytes.Buffer
+		cmd.Stderr = &errb
+		status := exitStatus(t, cmd.Run())
+		cancel()
+		if status != 3 {
+			t.Errorf("%s: status %d, want 3", filepath.Base(bin), status)
+		}
+		if diff := cmp.Diff(want, strings.ReplaceAll(errb.String(), path, "FILE")); diff != "" {
+			t.Errorf("%s (-want +got):\n%s", filepath.Base(bin), diff)
+		}
+	}
 }
 
 // TestFilesFullDisk: on a full file system, a careful program ends

@@ -113,22 +113,25 @@ func raFileOf(r io.Reader) (raFile, bool) {
 //go:linkname writeUnkept
 func writeUnkept(w *Writer, p []byte) (int, error) { return w.Write(p) }
 
-// takeFitting copies p into w's buffer if w is fully buffered, free of
-// errors, and p fits its free space and is shorter than large (where
-// large > 0); it reports whether it did, and how many bytes w held
-// before. It is the one call package os makes for a Write into a buffer
-// that takes it whole, through a go:linkname (os's zz_stdiobuf_buffer.go,
-// stdioTakeFitting, declares it //go:noescape and repeats this
-// signature: change both together). It keeps nothing of p.
+// writerSpace returns, where w is fully buffered and takes a write that
+// fits without counting it (the report counts each write of the Writers
+// it lists: countWrites), w's buffer and the places where w counts the
+// bytes it holds and keeps its error; otherwise a nil buffer. Package os
+// copies a Write that fits the free space straight into buf[*n:] and
+// adds to *n, under its own lock, while *err is nil: no call a Write, as
+// a bufio.Writer's Write makes none. A Writer's buffer and mode are set
+// at its first write and change only where Setvbuf, SetPolicy or Reset
+// make them, which os never calls on its Writers; os asks again after
+// each write that goes through w. Through a go:linkname (os's
+// zz_stdiobuf_buffer.go, stdioWriterSpace, repeats this signature:
+// change both together).
 //
-//go:linkname takeFitting
-func takeFitting(w *Writer, p []byte, large int) (before int, ok bool) {
-	before = w.n
-	if w.err != nil || w.s.mode != FullyBuffered || len(p) > len(w.buf)-before || large > 0 && len(p) >= large {
-		return before, false
+//go:linkname writerSpace
+func writerSpace(w *Writer) (buf []byte, n *int, err *error) {
+	if w.s.mode != FullyBuffered {
+		return nil, nil, nil
 	}
-	w.n += copy(w.buf[before:], p)
-	return before, true
+	return w.buf, &w.n, &w.err
 }
 
 // generatedFile reports whether fd's file system makes its files'

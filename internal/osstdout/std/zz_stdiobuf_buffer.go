@@ -88,16 +88,15 @@ func runtime_stdioG() uintptr
 //go:linkname stdioWriterWrite bufio.writeUnkept
 func stdioWriterWrite(w *bufio.Writer, p []byte) (int, error)
 
-// stdioTakeFitting copies p into w's buffer where w is fully buffered,
-// holds no error, and p fits its free space and is shorter than large
-// (large > 0); it reports whether it did, and how many bytes w held
-// before. It is bufio's takeFitting, declared here without escapes (it
-// keeps nothing of p); the signature must stay the same as
-// takeFitting's.
+// stdioWriterSpace returns, where w is fully buffered and does not count
+// its writes for the report, w's buffer and the places where w counts the
+// bytes it holds and keeps its error, so that a Write that fits goes into
+// the buffer with no call (stdioBuffer.write); otherwise a nil buffer.
+// It is bufio's writerSpace; the signature must stay the same as
+// writerSpace's.
 //
-//go:noescape
-//go:linkname stdioTakeFitting bufio.takeFitting
-func stdioTakeFitting(w *bufio.Writer, p []byte, large int) (before int, ok bool)
+//go:linkname stdioWriterSpace bufio.writerSpace
+func stdioWriterSpace(w *bufio.Writer) (buf []byte, n *int, err *error)
 
 // stdioBuffer is a buffered file's state: ready once w, which writes to
 // the file through raw, is set.
@@ -116,8 +115,10 @@ type stdioBuffer struct {
 	busy     bool          // a goroutine writes to the file with mu released (a flush, or a Write w does not simply take)
 	busyG    uintptr       // that goroutine (runtime_stdioG)
 	missed   bool          // a flush found the buffer busy: when it ends, flush what is left
-	block    bool          // w is decided and fully buffered: a Write that fits its free space makes no system call
 	line     bool          // w is decided and line buffered
+	space    []byte        // w's buffer, where a Write that fits its free space goes with no call (stdioWriterSpace), as the last write through w left it; nil before, or where w takes no such Write
+	wn       *int          // with space: w's count of the bytes it holds
+	werr     *error        // with space: w's error
 	large    int           // with whole, once w is decided: the size of a Write that goes straight to the file when w is empty (w's size); 0 before
 	direct   bool          // writes go straight to the file: after Close and after the exit flush
 	bound    int64         // the longest a byte waits in w, in nanoseconds; 0: no bound (glibc's rule)
@@ -326,15 +327,17 @@ func (b *stdioBuffer) write(f *File, p []byte) (int, error) {
 		return f.stdioRawWrite(p)
 	}
 	b.raw.f = f
-	if !b.block {
+	if b.space == nil || *b.werr != nil {
+		// Not decided yet, not fully buffered, or w holds an error,
+		// which writeBusy's write returns.
 		return b.writeBusy(p)
 	}
-	before, ok := stdioTakeFitting(b.w, p, b.large)
-	if !ok {
-		// It does not fit, or w holds an error, which writeBusy's
-		// write returns.
+	before := *b.wn
+	if len(p) > len(b.space)-before || b.large > 0 && len(p) >= b.large {
 		return b.writeBusy(p)
 	}
+	// What w's Write does with a Write that fits, without the call.
+	*b.wn = before + copy(b.space[before:], p)
 	if before == 0 {
 		b.settle(before, len(p))
 	}
@@ -359,11 +362,11 @@ func (b *stdioBuffer) writeBusy(p []byte) (int, error) {
 		n, err = stdioWriterWrite(b.w, p)
 	}
 	first := !b.boundSet
-	var block, line bool
+	line := false
 	large := 0
 	if first {
 		// w decided at this Write, and nothing changes its mode.
-		block, line = stdioModes(b.w)
+		line = stdioLineBuffered(b.w)
 		b.bound, b.boundSet = int64(stdioBound()), true
 		if b.whole {
 			large = b.w.Size()
@@ -376,8 +379,9 @@ func (b *stdioBuffer) writeBusy(p []byte) (int, error) {
 	}
 	b.end()
 	if first {
-		b.block, b.line, b.large = block, line, large
+		b.line, b.large = line, large
 	}
+	b.space, b.wn, b.werr = stdioWriterSpace(b.w)
 	if err != nil {
 		b.errSeen = true
 	}

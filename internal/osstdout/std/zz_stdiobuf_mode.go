@@ -4,12 +4,8 @@ package os
 
 import "bufio"
 
-// stdioModes reports whether w, once decided, is fully buffered and
-// whether it is line buffered.
-func stdioModes(w *bufio.Writer) (block, line bool) {
-	m := w.Info().Mode
-	return m == bufio.FullyBuffered, m == bufio.LineBuffered
-}
+// stdioLineBuffered reports whether w, once decided, is line buffered.
+func stdioLineBuffered(w *bufio.Writer) bool { return w.Info().Mode == bufio.LineBuffered }
 
 // stdioFilesOn is true in a build with -files (the generator makes it
 // so, internal/osstdout): every regular file the program writes gets a

@@ -383,6 +383,29 @@ var cases = map[string]func(path string, args []string){
 			os.Exit(3)
 		}
 	},
+	// A stubborn program: it writes lines until a Write fails, then
+	// writes a hundred more, and says how many of those failed. A write
+	// error sticks, as bufio's does: under -files the flush that meets
+	// it may have written part of the buffer, leaving room that must
+	// not take later Writes, which the plain build's write(2)s fail.
+	"stubborn": func(path string, _ []string) {
+		f := create(path)
+		var first error
+		failed, after := 0, 0
+		for i := 0; after < 100 && i < 1<<20; i++ {
+			_, err := fmt.Fprintf(f, "line %07d of a file that fills the disk\n", i)
+			if first == nil {
+				first = err
+				continue
+			}
+			after++
+			if err != nil {
+				failed++
+			}
+		}
+		fmt.Fprintf(os.Stderr, "stubborn: %v; then %d of %d writes failed\n", first, failed, after)
+		os.Exit(3)
+	},
 	// A careless program: it writes a little less than ARGS[0] bytes,
 	// checks nothing and exits 0.
 	"careless": func(path string, args []string) {
