@@ -8,11 +8,14 @@
 # -c, and issue 30's targets. bench/pathops does the work; its flags pass
 # through:
 #
-#   bench/pathops.sh [-rounds R] [-seconds S] [-files N] [-records N] [-xfs=false] [-rundir DIR] [-programs LIST] [-out DIR]
+#   bench/pathops.sh [-rounds R] [-seconds S] [-files N] [-records N] [-layouts L] [-xfs=false] [-rundir DIR] [-programs LIST] [-out DIR]
 #
 # Defaults: 5 rounds (more, up to 25, for a program whose variant's
 # rounds take under 3 CPU seconds), a tree of 10,000 files, 100,000
-# records; about 5 minutes on a loaded 2-CPU machine. -rundir /dev/shm
+# records, each Go variant linked 3 times with its functions in another
+# random order, the rounds taking the links in turn (code layout alone
+# moves a program's CPU time by a few percent, as much as the 1.05
+# targets allow); about 5 minutes on a loaded 2-CPU machine. -rundir /dev/shm
 # has the programs write on tmpfs, whose CPU times vary less than a
 # disk file system's. Needs go, cc and strace; as root it
 # also mounts XFS with 128 KiB blocks for the record reader (mkfs.xfs, a

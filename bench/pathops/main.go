@@ -10,9 +10,11 @@
 // -stdout` and `-files`, and their twins in C on glibc stdio where one
 // is natural (c).
 //
-// It makes its data in a temporary folder, builds every variant once,
-// and runs rounds of every (program, variant) pair, the variants' order
-// rotated by one each round, taking the CPU time (user + system, from
+// It makes its data in a temporary folder, builds every variant (each
+// Go variant linked -layouts times, each time with its functions in
+// another random order), and runs rounds of every (program, variant)
+// pair, the variants' order rotated by one each round and each round
+// taking the next layout, taking the CPU time (user + system, from
 // the child's rusage) and the wall time of each run. One more run of
 // each pair under strace -f -c counts its system calls: the write family
 // (write, pwrite64, writev) and every call on files. It prints a table
@@ -24,7 +26,7 @@
 // -stdout, and at most 1.05 times the CPU of the program with bufio
 // added by hand (plain where it has nothing to buffer).
 //
-//	bench/pathops.sh [-rounds R] [-seconds S] [-files N] [-records N] [-xfs] [-rundir DIR] [-out DIR]
+//	bench/pathops.sh [-rounds R] [-seconds S] [-files N] [-records N] [-layouts L] [-xfs] [-rundir DIR] [-out DIR]
 package main
 
 import (
@@ -49,6 +51,7 @@ import (
 // config is what the flags ask for.
 type config struct {
 	rounds, files, records int
+	layouts                int // links of each Go variant, each with its own function order; 1: the linker's own order
 	xfs                    bool
 	out                    string
 	programs               string  // the programs to run, by name, comma-separated; "" for all
@@ -61,14 +64,15 @@ func main() {
 	flag.IntVar(&cfg.rounds, "rounds", 5, "interleaved rounds of every (program, variant) pair")
 	flag.IntVar(&cfg.files, "files", 10000, "files of the tree, the stat list and the generator's input (manyopen opens 15,000 and smallfiles writes 2000 whatever it says)")
 	flag.IntVar(&cfg.records, "records", 100000, "records of transform and recreader")
+	flag.IntVar(&cfg.layouts, "layouts", 3, "link each Go variant this many times, each with its functions in its own random order (-ldflags=-randlayout), and take them in turn round by round: where layout alone moves a program's time by a few percent, no one link's luck decides a ratio; 1 links once, in the linker's own order")
 	flag.BoolVar(&cfg.xfs, "xfs", true, "also run recreader on XFS with 128 KiB blocks (needs root, mkfs.xfs, a loop device)")
 	flag.StringVar(&cfg.programs, "programs", "", "only these programs, comma-separated (their names in the table)")
 	flag.StringVar(&cfg.out, "out", "", "folder for runs.tsv and results.md (default bench/results/DATE-pathops)")
 	flag.Float64Var(&cfg.seconds, "seconds", 3, "a program whose variant's rounds take fewer CPU seconds than this gets more rounds, up to 5 x -rounds: the shortest programs vary the most")
 	flag.StringVar(&cfg.runDir, "rundir", "", "make the folders the programs write in under this one (a tmpfs such as /dev/shm takes the file system's own noise out of the CPU times); default the temporary folder")
 	flag.Parse()
-	if cfg.rounds < 1 || cfg.files < 10 || cfg.records < 1 || cfg.seconds < 0 {
-		fmt.Fprintln(os.Stderr, "pathops: -rounds must be at least 1, -files at least 10, -records at least 1, -seconds at least 0")
+	if cfg.rounds < 1 || cfg.files < 10 || cfg.records < 1 || cfg.seconds < 0 || cfg.layouts < 1 {
+		fmt.Fprintln(os.Stderr, "pathops: -rounds must be at least 1, -files at least 10, -records at least 1, -seconds at least 0, -layouts at least 1")
 		os.Exit(2)
 	}
 	if cfg.out == "" {
@@ -115,7 +119,7 @@ func run(cfg config) error {
 	}
 	defer os.RemoveAll(tmp)
 	fmt.Fprintln(os.Stderr, "pathops: building in", tmp)
-	bins, err := build(tmp)
+	bins, err := build(tmp, cfg.layouts)
 	if err != nil {
 		return err
 	}
@@ -142,7 +146,7 @@ func run(cfg config) error {
 	cpu := map[[2]string][]float64{}
 	wall := map[[2]string][]float64{}
 	var tsv bytes.Buffer
-	tsv.WriteString("round\tprogram\tvariant\tcpu_ms\twall_ms\n")
+	tsv.WriteString("round\tprogram\tvariant\tlayout\tcpu_ms\twall_ms\n")
 	rounds := map[string]int{}
 	for _, p := range progs {
 		rounds[p.name] = cfg.rounds
@@ -150,6 +154,7 @@ func run(cfg config) error {
 	last := cfg.rounds
 	for r := 0; r < last; r++ {
 		fmt.Fprintf(os.Stderr, "pathops: round %d of %d\n", r+1, last)
+		layout := r % cfg.layouts
 		for _, p := range progs {
 			if r >= rounds[p.name] {
 				continue
@@ -157,14 +162,14 @@ func run(cfg config) error {
 			vs := p.variants()
 			for i := range vs {
 				v := vs[(i+r)%len(vs)]
-				c, w, err := runOnce(runs, bins, p, v)
+				c, w, err := runOnce(runs, bins, p, v, layout)
 				if err != nil {
 					return err
 				}
 				k := [2]string{p.name, v}
 				cpu[k] = append(cpu[k], c)
 				wall[k] = append(wall[k], w)
-				fmt.Fprintf(&tsv, "%d\t%s\t%s\t%.2f\t%.2f\n", r, p.name, v, c, w)
+				fmt.Fprintf(&tsv, "%d\t%s\t%s\t%d\t%.2f\t%.2f\n", r, p.name, v, layout, c, w)
 			}
 			if r == 0 {
 				rounds[p.name] = roundsFor(cfg, p, cpu)
@@ -198,6 +203,14 @@ func run(cfg config) error {
 	return os.WriteFile(filepath.Join(cfg.out, "results.md"), []byte(md), 0o644)
 }
 
+// layoutsText says how the Go variants were linked.
+func layoutsText(n int) string {
+	if n == 1 {
+		return "each Go variant linked once, in the linker's own function order"
+	}
+	return fmt.Sprintf("each Go variant linked %d times, each with its functions in its own random order (-ldflags=-randlayout=1..%d), round r running link r mod %d", n, n, n)
+}
+
 // roundsFor is how many rounds p gets, from its first round's CPU
 // times (cpu): cfg.rounds, or more where its slowest variant's rounds
 // would take fewer than cfg.seconds of CPU, up to five times as many.
@@ -227,9 +240,28 @@ func (p program) variants() []string {
 	return vs
 }
 
-// build builds the Go program in each way and the C twins; it returns
-// the binaries by variant ("c-NAME" for each twin).
-func build(tmp string) (map[string]string, error) {
+// build builds the Go program in each way, linked layouts times (goBin),
+// and the C twins; it returns the binaries by goBin's key and by
+// "c-NAME" for each twin.
+func build(tmp string, layouts int) (map[string]string, error) {
+	cs, err := filepath.Glob("bench/pathops/c/*.c")
+	if err != nil || len(cs) == 0 {
+		return nil, fmt.Errorf("no C twins in bench/pathops/c (run from the module's root): %v", err)
+	}
+	bins, steps := buildSteps(tmp, layouts, cs)
+	for _, s := range steps {
+		if out, err := exec.Command(s[0], s[1:]...).CombinedOutput(); err != nil {
+			return nil, fmt.Errorf("%s: %v\n%s", strings.Join(s, " "), err, out)
+		}
+	}
+	return bins, nil
+}
+
+// buildSteps returns build's binaries and the commands that make them:
+// stdiobuf, then each Go variant linked layouts times (with more than
+// one, each link with its own -randlayout seed; only the link differs,
+// the compiled packages come from the build cache), then the C twins cs.
+func buildSteps(tmp string, layouts int, cs []string) (map[string]string, [][]string) {
 	tool := filepath.Join(tmp, "stdiobuf")
 	bins := map[string]string{}
 	steps := [][]string{{"go", "build", "-o", tool, "./cmd/stdiobuf"}}
@@ -238,25 +270,27 @@ func build(tmp string) (map[string]string, error) {
 		{"stdout", tool + " build -stdout"},
 		{"files", tool + " build -files"},
 	} {
-		bins[b.name] = filepath.Join(tmp, "prog-"+b.name)
-		steps = append(steps, append(strings.Fields(b.cmd), "-o", bins[b.name], "./bench/pathops/prog"))
-	}
-	cs, err := filepath.Glob("bench/pathops/c/*.c")
-	if err != nil || len(cs) == 0 {
-		return nil, fmt.Errorf("no C twins in bench/pathops/c (run from the module's root): %v", err)
+		for l := range layouts {
+			key := goBin(b.name, l)
+			bins[key] = filepath.Join(tmp, "prog-"+b.name+"-"+strconv.Itoa(l))
+			step := strings.Fields(b.cmd)
+			if layouts > 1 {
+				step = append(step, "-ldflags=-randlayout="+strconv.Itoa(l+1))
+			}
+			steps = append(steps, append(step, "-o", bins[key], "./bench/pathops/prog"))
+		}
 	}
 	for _, c := range cs {
 		name := "c-" + strings.TrimSuffix(filepath.Base(c), ".c")
 		bins[name] = filepath.Join(tmp, name)
 		steps = append(steps, []string{"cc", "-O2", "-o", bins[name], c})
 	}
-	for _, s := range steps {
-		if out, err := exec.Command(s[0], s[1:]...).CombinedOutput(); err != nil {
-			return nil, fmt.Errorf("%s: %v\n%s", strings.Join(s, " "), err, out)
-		}
-	}
-	return bins, nil
+	return bins, steps
 }
+
+// goBin is the key of build's binary of Go variant v (plain, stdout,
+// files) in layout l.
+func goBin(v string, l int) string { return v + "/" + strconv.Itoa(l) }
 
 // data is what the programs read.
 type data struct {
@@ -361,9 +395,9 @@ func programsFor(d *data, cfg config) []program {
 	return ps
 }
 
-// command returns the command that runs p in variant v, in a new folder
-// under runs.
-func command(runs string, bins map[string]string, p program, v string) (*exec.Cmd, string, error) {
+// command returns the command that runs p in variant v, a Go variant's
+// binary in layout l, in a new folder under runs.
+func command(runs string, bins map[string]string, p program, v string, l int) (*exec.Cmd, string, error) {
 	run, err := os.MkdirTemp(runs, "run-")
 	if err != nil {
 		return nil, "", err
@@ -374,9 +408,9 @@ func command(runs string, bins map[string]string, p program, v string) (*exec.Cm
 	case "c":
 		argv = append([]string{bins["c-"+args[0]]}, args...)
 	case "bufio":
-		argv = append([]string{bins["plain"], "-bufio"}, args...)
+		argv = append([]string{bins[goBin("plain", l)], "-bufio"}, args...)
 	default:
-		argv = append([]string{bins[v]}, args...)
+		argv = append([]string{bins[goBin(v, l)]}, args...)
 	}
 	cmd := exec.Command(argv[0], argv[1:]...)
 	if p.stdin != nil {
@@ -400,9 +434,10 @@ func command(runs string, bins map[string]string, p program, v string) (*exec.Cm
 	return cmd, run, nil
 }
 
-// runOnce runs p in v and returns its CPU and wall time in milliseconds.
-func runOnce(runs string, bins map[string]string, p program, v string) (cpu, wall float64, err error) {
-	cmd, run, err := command(runs, bins, p, v)
+// runOnce runs p in v, in layout l, and returns its CPU and wall time in
+// milliseconds.
+func runOnce(runs string, bins map[string]string, p program, v string, l int) (cpu, wall float64, err error) {
+	cmd, run, err := command(runs, bins, p, v, l)
 	if err != nil {
 		return 0, 0, err
 	}
@@ -435,11 +470,12 @@ var fileCalls = []string{"read", "write", "pwrite64", "readv", "writev", "openat
 
 var straceLine = regexp.MustCompile(`(?m)^\s*(\w+)\s+(\d+)\s*$`)
 
-// straceOnce runs p in v under strace -f -c, its run's folder made
-// under runs and strace's log in tmp, and returns the count of each
-// call, and p's reference writes where it has refWrites.
+// straceOnce runs p in v (the first layout: calls do not depend on it)
+// under strace -f -c, its run's folder made under runs and strace's log
+// in tmp, and returns the count of each call, and p's reference writes
+// where it has refWrites.
 func straceOnce(tmp, runs string, bins map[string]string, p program, v string) (map[string]int, int, error) {
-	cmd, run, err := command(runs, bins, p, v)
+	cmd, run, err := command(runs, bins, p, v, 0)
 	if err != nil {
 		return nil, 0, err
 	}
@@ -573,8 +609,8 @@ func report(cfg config, progs []program, rounds map[string]int, cpu, wall map[[2
 	if cfg.runDir != "" {
 		where = cfg.runDir
 	}
-	fmt.Fprintf(&b, "\n\n`bench/pathops.sh -rounds %d -seconds %g -files %d -records %d`%s: medians of interleaved rounds (at least %d; a program whose variant's rounds take under %g CPU seconds gets more, up to %d); the programs write in %s; calls from one run under `strace -f -c`.\n\n",
-		cfg.rounds, cfg.seconds, cfg.files, cfg.records, runDirFlag(cfg), cfg.rounds, cfg.seconds, 5*cfg.rounds, where)
+	fmt.Fprintf(&b, "\n\n`bench/pathops.sh -rounds %d -seconds %g -files %d -records %d -layouts %d`%s: medians of interleaved rounds (at least %d; a program whose variant's rounds take under %g CPU seconds gets more, up to %d; %s); the programs write in %s; calls from one run under `strace -f -c`.\n\n",
+		cfg.rounds, cfg.seconds, cfg.files, cfg.records, cfg.layouts, runDirFlag(cfg), cfg.rounds, cfg.seconds, 5*cfg.rounds, layoutsText(cfg.layouts), where)
 	b.WriteString("| program | variant | rounds | CPU ms | wall ms | write calls | calls on files |\n|---|---|---|---|---|---|---|\n")
 	for _, p := range progs {
 		for _, v := range p.variants() {

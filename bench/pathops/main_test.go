@@ -3,6 +3,8 @@
 package main
 
 import (
+	"slices"
+	"strconv"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -173,5 +175,56 @@ func TestRoundsFor(t *testing.T) {
 		if got := roundsFor(cfg, p, cpu); got != tt.want {
 			t.Errorf("%s: roundsFor = %d, want %d", tt.name, got, tt.want)
 		}
+	}
+}
+
+// TestBuildSteps checks the links of the Go variants: once each in the
+// linker's own order, or once a layout, each with a seed of its own.
+func TestBuildSteps(t *testing.T) {
+	tests := []struct {
+		layouts int
+		want    map[string][]string // a binary's key: the flags of its command before -o
+	}{
+		{1, map[string][]string{
+			"plain/0":  {"go", "build"},
+			"stdout/0": {"T/stdiobuf", "build", "-stdout"},
+			"files/0":  {"T/stdiobuf", "build", "-files"},
+			"c-walker": {"cc", "-O2"},
+		}},
+		{2, map[string][]string{
+			"plain/0":  {"go", "build", "-ldflags=-randlayout=1"},
+			"plain/1":  {"go", "build", "-ldflags=-randlayout=2"},
+			"stdout/0": {"T/stdiobuf", "build", "-stdout", "-ldflags=-randlayout=1"},
+			"stdout/1": {"T/stdiobuf", "build", "-stdout", "-ldflags=-randlayout=2"},
+			"files/0":  {"T/stdiobuf", "build", "-files", "-ldflags=-randlayout=1"},
+			"files/1":  {"T/stdiobuf", "build", "-files", "-ldflags=-randlayout=2"},
+			"c-walker": {"cc", "-O2"},
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(strconv.Itoa(tt.layouts), func(t *testing.T) {
+			bins, steps := buildSteps("T", tt.layouts, []string{"bench/pathops/c/walker.c"})
+			if diff := cmp.Diff([]string{"go", "build", "-o", "T/stdiobuf", "./cmd/stdiobuf"}, steps[0]); diff != "" {
+				t.Errorf("first step (-want +got):\n%s", diff)
+			}
+			got := map[string][]string{}
+			for _, s := range steps[1:] {
+				o := slices.Index(s, "-o")
+				if o < 0 || o+1 >= len(s) {
+					t.Fatalf("step %q has no -o", s)
+				}
+				for key, bin := range bins {
+					if bin == s[o+1] {
+						got[key] = s[:o]
+					}
+				}
+			}
+			if diff := cmp.Diff(tt.want, got); diff != "" {
+				t.Errorf("steps by binary (-want +got):\n%s", diff)
+			}
+			if len(bins) != len(tt.want) || len(steps) != len(tt.want)+1 {
+				t.Errorf("%d binaries from %d steps, want %d from %d", len(bins), len(steps), len(tt.want), len(tt.want)+1)
+			}
+		})
 	}
 }
