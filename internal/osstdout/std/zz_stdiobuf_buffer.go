@@ -119,7 +119,6 @@ type stdioBuffer struct {
 	space    []byte        // w's buffer, where a Write that fits its free space goes with no call (stdioWriterSpace), as the last write through w left it; nil before, or where w takes no such Write
 	wn       *int          // with space: w's count of the bytes it holds
 	werr     *error        // with space: w's error
-	large    int           // with whole, once w is decided: the size of a Write that goes straight to the file when w is empty (w's size); 0 before
 	direct   bool          // writes go straight to the file: after Close and after the exit flush
 	bound    int64         // the longest a byte waits in w, in nanoseconds; 0: no bound (glibc's rule)
 	boundSet bool          // bound was read from the environment (by the first busy write)
@@ -333,7 +332,9 @@ func (b *stdioBuffer) write(f *File, p []byte) (int, error) {
 		return b.writeBusy(p)
 	}
 	before := *b.wn
-	if len(p) > len(b.space)-before || b.large > 0 && len(p) >= b.large {
+	if len(p) > len(b.space)-before || b.whole && len(p) >= len(b.space) {
+		// It does not fit, or it is a whole buffer, which writeWhole
+		// sends straight to the file.
 		return b.writeBusy(p)
 	}
 	// What w's Write does with a Write that fits, without the call.
@@ -363,14 +364,10 @@ func (b *stdioBuffer) writeBusy(p []byte) (int, error) {
 	}
 	first := !b.boundSet
 	line := false
-	large := 0
 	if first {
 		// w decided at this Write, and nothing changes its mode.
 		line = stdioLineBuffered(b.w)
 		b.bound, b.boundSet = int64(stdioBound()), true
-		if b.whole {
-			large = b.w.Size()
-		}
 		if b.file != nil && b.file.before >= 0 {
 			// The file's first Write, made plainly before w was
 			// decided, is one of w's for the report (strace sees it).
@@ -379,7 +376,7 @@ func (b *stdioBuffer) writeBusy(p []byte) (int, error) {
 	}
 	b.end()
 	if first {
-		b.line, b.large = line, large
+		b.line = line
 	}
 	b.space, b.wn, b.werr = stdioWriterSpace(b.w)
 	if err != nil {
