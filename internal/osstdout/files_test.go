@@ -692,6 +692,28 @@ func fullFS(t *testing.T) string {
 	return dir
 }
 
+// fsOutcome is how a program of testdata/files ended: its status and
+// standard error, the path of its file replaced with FILE.
+type fsOutcome struct {
+	Status int
+	Stderr string
+}
+
+// runOnFS runs case c of bin on the file out in dir, removed first, and
+// returns how it ended.
+func runOnFS(t *testing.T, dir, bin, c string, args ...string) fsOutcome {
+	t.Helper()
+	path := filepath.Join(dir, "out")
+	os.Remove(path)
+	ctx, cancel := context.WithTimeout(context.Background(), runDeadline)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, bin, append([]string{c, path}, args...)...)
+	var errb bytes.Buffer
+	cmd.Stderr = &errb
+	status := exitStatus(t, cmd.Run())
+	return fsOutcome{status, strings.ReplaceAll(errb.String(), path, "FILE")}
+}
+
 // TestFilesFillingDisk: once a Write meets a full file system, every
 // later Write fails, as each of the plain build's write(2)s does. Under
 // -files the flush that meets the error writes part of the buffer (its
@@ -700,20 +722,9 @@ func fullFS(t *testing.T) string {
 func TestFilesFillingDisk(t *testing.T) {
 	plain, files := filesPrograms(t)
 	dir := smallFS(t)
-	want := "stubborn: write FILE: no space left on device; then 100 of 100 writes failed\n"
+	want := fsOutcome{3, "stubborn: write FILE: no space left on device; then 100 of 100 writes failed\n"}
 	for _, bin := range []string{plain, files} {
-		path := filepath.Join(dir, "out")
-		os.Remove(path)
-		ctx, cancel := context.WithTimeout(context.Background(), runDeadline)
-		cmd := exec.CommandContext(ctx, bin, "stubborn", path)
-		var errb bytes.Buffer
-		cmd.Stderr = &errb
-		status := exitStatus(t, cmd.Run())
-		cancel()
-		if status != 3 {
-			t.Errorf("%s: status %d, want 3", filepath.Base(bin), status)
-		}
-		if diff := cmp.Diff(want, strings.ReplaceAll(errb.String(), path, "FILE")); diff != "" {
+		if diff := cmp.Diff(want, runOnFS(t, dir, bin, "stubborn")); diff != "" {
 			t.Errorf("%s (-want +got):\n%s", filepath.Base(bin), diff)
 		}
 	}
@@ -726,32 +737,17 @@ func TestFilesFillingDisk(t *testing.T) {
 func TestFilesFullDisk(t *testing.T) {
 	plain, files := filesPrograms(t)
 	dir := fullFS(t)
-	type outcome struct {
-		Status int
-		Stderr string
-	}
-	runIn := func(bin, c string, args ...string) outcome {
-		path := filepath.Join(dir, "out")
-		os.Remove(path)
-		ctx, cancel := context.WithTimeout(context.Background(), runDeadline)
-		defer cancel()
-		cmd := exec.CommandContext(ctx, bin, append([]string{c, path}, args...)...)
-		var errb bytes.Buffer
-		cmd.Stderr = &errb
-		status := exitStatus(t, cmd.Run())
-		return outcome{status, strings.ReplaceAll(errb.String(), path, "FILE")}
-	}
-	careful := outcome{3, "careful: write FILE: no space left on device\n"}
+	careful := fsOutcome{3, "careful: write FILE: no space left on device\n"}
 	for _, bin := range []string{plain, files} {
-		if diff := cmp.Diff(careful, runIn(bin, "careful")); diff != "" {
+		if diff := cmp.Diff(careful, runOnFS(t, dir, bin, "careful")); diff != "" {
 			t.Errorf("%s careful (-want +got):\n%s", filepath.Base(bin), diff)
 		}
 	}
-	if diff := cmp.Diff(outcome{0, ""}, runIn(plain, "careless", "2000")); diff != "" {
+	if diff := cmp.Diff(fsOutcome{0, ""}, runOnFS(t, dir, plain, "careless", "2000")); diff != "" {
 		t.Errorf("plain careless (-want +got):\n%s", diff)
 	}
-	want := outcome{1, "files-files: write error: FILE: No space left on device\n"}
-	if diff := cmp.Diff(want, runIn(files, "careless", "2000")); diff != "" {
+	want := fsOutcome{1, "files-files: write error: FILE: No space left on device\n"}
+	if diff := cmp.Diff(want, runOnFS(t, dir, files, "careless", "2000")); diff != "" {
 		t.Errorf("-files careless (-want +got):\n%s", diff)
 	}
 	// A program that drops the error only Close or Sync returned, and
@@ -759,16 +755,16 @@ func TestFilesFullDisk(t *testing.T) {
 	// Close's error keeps its own message and status.
 	for _, tc := range []struct {
 		name        string
-		plain, want outcome
+		plain, want fsOutcome
 	}{
-		{"deferclose", outcome{1, "deferclose: write FILE: no space left on device\n"}, want},
-		{"syncdrop", outcome{1, "syncdrop: write FILE: no space left on device\n"}, want},
-		{"checkclose", outcome{3, "checkclose: write FILE: no space left on device\n"}, outcome{3, "checkclose: write FILE: no space left on device\n"}},
+		{"deferclose", fsOutcome{1, "deferclose: write FILE: no space left on device\n"}, want},
+		{"syncdrop", fsOutcome{1, "syncdrop: write FILE: no space left on device\n"}, want},
+		{"checkclose", fsOutcome{3, "checkclose: write FILE: no space left on device\n"}, fsOutcome{3, "checkclose: write FILE: no space left on device\n"}},
 	} {
-		if diff := cmp.Diff(tc.plain, runIn(plain, tc.name)); diff != "" {
+		if diff := cmp.Diff(tc.plain, runOnFS(t, dir, plain, tc.name)); diff != "" {
 			t.Errorf("plain %s (-want +got):\n%s", tc.name, diff)
 		}
-		if diff := cmp.Diff(tc.want, runIn(files, tc.name)); diff != "" {
+		if diff := cmp.Diff(tc.want, runOnFS(t, dir, files, tc.name)); diff != "" {
 			t.Errorf("-files %s (-want +got):\n%s", tc.name, diff)
 		}
 	}
