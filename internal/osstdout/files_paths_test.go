@@ -87,7 +87,7 @@ func TestPathsSeen(t *testing.T) {
 	routes := []string{
 		"stat", "lstat", "direntinfo", "readdir", "openread", "readfile",
 		"dirfs", "root", "rootdir", "hardlink", "symlink", "procfd", "second",
-		"secondlate",
+		"secondlate", "notdir",
 	}
 	for _, r := range routes {
 		t.Run(r, func(t *testing.T) {
@@ -116,13 +116,17 @@ func TestPathsSeenSharedBit(t *testing.T) {
 	}
 }
 
-// TestPathsStatAllocs: a Stat while a buffer holds bytes allocates what
-// the plain build's does: what tells whether it found that file costs
-// no allocation.
+// TestPathsStatAllocs: a Stat, or an os.ReadFile, of another file while
+// a buffer holds bytes allocates what the plain build's does: what tells
+// whether it found a buffered file costs no allocation.
 func TestPathsStatAllocs(t *testing.T) {
-	want, got := runPathsBoth(t, "statallocs")
-	if diff := cmp.Diff(want, got); diff != "" {
-		t.Errorf("allocations per Stat (-plain +files):\n%s", diff)
+	for _, op := range []string{"stat", "readfile"} {
+		t.Run(op, func(t *testing.T) {
+			want, got := runPathsBoth(t, "statallocs", op)
+			if diff := cmp.Diff(want, got); diff != "" {
+				t.Errorf("allocations per %s (-plain +files):\n%s", op, diff)
+			}
+		})
 	}
 }
 
@@ -144,7 +148,9 @@ func TestPathsRace(t *testing.T) {
 // TestPathsSeenMounts: the same file seen through another mount: a bind
 // mount of its directory, tmpfs, and overlayfs, where the merged
 // directory and the upper layer give one file two identities, written
-// through one and seen through the other.
+// through one and seen through the other: by a stat of the path and a
+// read, and by a read alone, where the open file's own fstat tells
+// which file it is.
 func TestPathsSeenMounts(t *testing.T) {
 	plain, files := pathsPrograms(t)
 	type pair struct{ write, see string }
@@ -168,23 +174,25 @@ func TestPathsSeenMounts(t *testing.T) {
 		},
 	}
 	for name, setup := range cases {
-		t.Run(name, func(t *testing.T) {
-			var saw [2]string
-			for i, bin := range []string{plain, files} {
-				p := setup(t)
-				out, errs, status := runPaths(t, bin, "seen", p.write, "alt", p.see)
-				if status != 0 {
-					t.Fatalf("%s: status %d: %s", filepath.Base(bin), status, errs)
+		for _, route := range []string{"alt", "altread"} {
+			t.Run(name+"/"+route, func(t *testing.T) {
+				var saw [2]string
+				for i, bin := range []string{plain, files} {
+					p := setup(t)
+					out, errs, status := runPaths(t, bin, "seen", p.write, route, p.see)
+					if status != 0 {
+						t.Fatalf("%s: status %d: %s", filepath.Base(bin), status, errs)
+					}
+					saw[i] = out
 				}
-				saw[i] = out
-			}
-			if !strings.Contains(saw[0], "record 1") {
-				t.Fatalf("plain build saw nothing written: %q", saw[0])
-			}
-			if diff := cmp.Diff(saw[0], saw[1]); diff != "" {
-				t.Errorf("what -files saw (-plain +files):\n%s", diff)
-			}
-		})
+				if !strings.Contains(saw[0], "record 1") {
+					t.Fatalf("plain build saw nothing written: %q", saw[0])
+				}
+				if diff := cmp.Diff(saw[0], saw[1]); diff != "" {
+					t.Errorf("what -files saw (-plain +files):\n%s", diff)
+				}
+			})
+		}
 	}
 }
 
@@ -450,29 +458,30 @@ func TestPathsCalls(t *testing.T) {
 		records   int
 		maxWrites int
 		extra     int // calls allowed over plain's
+		decisions int // fstat calls allowed over plain's: each buffer's decision, and standard output's, which also tells whether a file is it
 	}{
 		// About 30 bytes a line: 15 KB, four buffers.
-		{"walk", []string{"walk", "-", tree}, n, 8, 0},
-		{"statreport", []string{"statreport", "REPORT", flat}, 10, 2, 0},
-		{"grepr", []string{"grepr", "REPORT", tree}, 0, 8, 0},
+		{"walk", []string{"walk", "-", tree}, n, 8, 0, 1},
+		{"statreport", []string{"statreport", "REPORT", flat}, 10, 2, 0, 2},
+		{"grepr", []string{"grepr", "REPORT", tree}, 0, 8, 0, 2},
 		// Files written once each: plain, with no decision.
-		{"smallfiles", []string{"smallfiles", "-", "OUTDIR"}, 200, 200, 0},
+		{"smallfiles", []string{"smallfiles", "-", "OUTDIR"}, 200, 200, 0, 0},
 		// The same while a log holds bytes: 1000 new files and a log
 		// line each (60 KB of log). os.WriteFile's open makes each
 		// file with O_EXCL, so it is no buffered file and the log
 		// stays buffered: a write per file and the log's few.
-		{"generator", []string{"generator", "REPORT", src, "OUTDIR"}, 1000, 1040, 0},
+		{"generator", []string{"generator", "REPORT", src, "OUTDIR"}, 1000, 1040, 0, 2},
 		// The same over files that are there: the first O_EXCL try
 		// fails (one call), and no later open tries; the log, the one
 		// file held, is written out before each truncating open (the
 		// call an fstat of the file would cost), never also when
 		// full. The log's decision (its fstat, and standard output's
 		// to tell whether it is the same file) is two calls more.
-		{"rewriter", []string{"generator", "REPORT", src, "FULLDIR"}, 2000, 2000, 3},
+		{"rewriter", []string{"generator", "REPORT", src, "FULLDIR"}, 2000, 2000, 3, 2},
 		// A rename per record beside a log line each: the log, held
 		// alone, is written out before each rename (the call the
 		// rename's stat would cost), never also when full.
-		{"mover", []string{"mover", "REPORT", "MOVES"}, 1000, 1000, 2},
+		{"mover", []string{"mover", "REPORT", "MOVES"}, 1000, 1000, 2, 2},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			var calls [2]map[string]int
@@ -496,9 +505,10 @@ func TestPathsCalls(t *testing.T) {
 			// the preemption signals, and pread64 and
 			// sched_getaffinity as it looks at its CPU limit now and
 			// then) vary from run to run.
+			names := []string{"read", "write", "pwrite64", "openat", "close", "fstat", "newfstatat", "statx", "fcntl", "fstatfs", "statfs", "lseek", "getdents64", "ftruncate"}
 			total := func(m map[string]int) int {
 				s := 0
-				for _, name := range []string{"read", "write", "pwrite64", "openat", "close", "fstat", "newfstatat", "statx", "fcntl", "fstatfs", "statfs", "lseek", "getdents64", "ftruncate"} {
+				for _, name := range names {
 					s += m[name]
 				}
 				return s
@@ -511,6 +521,18 @@ func TestPathsCalls(t *testing.T) {
 			}
 			if p, f := total(calls[0]), total(calls[1]); f > p+c.extra {
 				t.Errorf("-files: %d system calls, plain %d: -files makes more\nplain: %v\n-files: %v", f, p, calls[0], calls[1])
+			}
+			// Nor does it trade the writes it saves for calls of other
+			// kinds: no fstat of a directory it lists (os.ReadDir's
+			// Close), for one.
+			for _, name := range names {
+				allowed := c.extra
+				if name == "fstat" {
+					allowed = c.decisions
+				}
+				if p, f := calls[0][name], calls[1][name]; name != "write" && f > p+allowed {
+					t.Errorf("-files: %d %s calls, plain %d: want at most %d more", f, name, p, allowed)
+				}
 			}
 		})
 	}

@@ -441,11 +441,14 @@ func stdioLinuxIDOf(fi FileInfo) (stdioFileID, uint64, bool) {
 }
 
 // stdioLinuxIdentOf is stdioIdentOf on Linux. A regular file of package
-// os's own FileInfo on a block device's file system, what a stat per
-// record finds, is answered without another call.
+// os's own FileInfo on a block device's file system, or on the trusted
+// file system last looked up (a tree on tmpfs), what a stat per record
+// finds, is answered without another call.
 func stdioLinuxIdentOf(fi FileInfo) (stdioFileID, uint64, uint8) {
-	if fs, ok := fi.(*fileStat); ok && fs.mode.IsRegular() && !stdioAnonDev(uint64(fs.sys.Dev)) {
-		return stdioFileID{uint64(fs.sys.Dev), uint64(fs.sys.Ino)}, uint64(fs.sys.Dev), stdioIdentTrusted
+	if fs, ok := fi.(*fileStat); ok && fs.mode.IsRegular() {
+		if dev := uint64(fs.sys.Dev); !stdioAnonDev(dev) || stdioLinuxTrust.last.Load() == dev+1 {
+			return stdioFileID{dev, uint64(fs.sys.Ino)}, dev, stdioIdentTrusted
+		}
 	}
 	id, fsdev, ok := stdioLinuxIDOf(fi)
 	switch {
@@ -485,8 +488,9 @@ var stdioLinuxTrust stdioTrustCache
 // it is read without a lock: a device's first answer replaces the map
 // whole, under mu.
 type stdioTrustCache struct {
-	mu sync.Mutex                      // serialises the replacements of m; never held across a system call
-	m  atomic.Pointer[map[uint64]bool] // by st_dev, for devices of major number 0; never changed once stored
+	mu   sync.Mutex                      // serialises the replacements of m; never held across a system call
+	m    atomic.Pointer[map[uint64]bool] // by st_dev, for devices of major number 0; never changed once stored
+	last atomic.Uint64                   // 1 + a device that lookup last found trusted; 0 before
 }
 
 // Magic numbers of the file systems with anonymous device numbers whose
@@ -535,6 +539,9 @@ func (c *stdioTrustCache) trusted(dev uint64, statfs stdioStatfsFrom) bool {
 	m[dev] = v
 	c.m.Store(&m)
 	c.mu.Unlock()
+	if v {
+		c.last.Store(dev + 1)
+	}
 	return v
 }
 
@@ -542,6 +549,9 @@ func (c *stdioTrustCache) trusted(dev uint64, statfs stdioStatfsFrom) bool {
 func (c *stdioTrustCache) lookup(dev uint64) (trusted, known bool) {
 	if p := c.m.Load(); p != nil {
 		trusted, known = (*p)[dev]
+	}
+	if trusted && c.last.Load() != dev+1 {
+		c.last.Store(dev + 1)
 	}
 	return trusted, known
 }

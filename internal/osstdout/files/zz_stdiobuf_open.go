@@ -30,14 +30,22 @@ const (
 	stdioOpenWait  = time.Millisecond
 )
 
-// stdioOpen runs open and, where it fails for want of descriptors and
-// buffers hold bytes, writes them out and collects the files they kept
-// alive, then runs it again.
+// stdioOpen runs open and, where it fails for want of descriptors,
+// stdioOpenAgain. (OpenFile spells it out: an open that succeeds then
+// makes no call through a func value.)
 func stdioOpen(open func() (*File, error)) (*File, error) {
 	f, err := open()
 	if !stdioFilesOn || !stdioTooMany(err) {
 		return f, err
 	}
+	return stdioOpenAgain(open, err)
+}
+
+// stdioOpenAgain writes out what buffers hold and collects the files
+// they kept alive, then runs open again, after an open that failed with
+// err for want of descriptors.
+func stdioOpenAgain(open func() (*File, error), err error) (*File, error) {
+	var f *File
 	wait := stdioOpenWait
 	for i := 0; i < stdioOpenTries && stdioTooMany(err); i++ {
 		stdioFilesWriteOut()

@@ -53,12 +53,15 @@ func (f *File) WriteTo(w io.Writer) (n int64, err error) {
 // changes; an entry's Info is Lstat's, unless ReadDir read it at once
 // (in a directory opened in a Root, or where the file system gives no
 // types), and then stdioRefreshEntry runs it again for a file it
-// writes out. Readdir's FileInfos are lstat's, likewise.
+// writes out. Readdir's FileInfos are lstat's, likewise. A listing
+// tells that f is a directory (stdioListed).
 func (f *File) ReadDir(n int) ([]DirEntry, error) {
 	if stdioPathDirty() && stdioRefreshEntry == nil {
 		stdioWriteOutAll()
 	}
+	gen := stdioKindGen.Load()
 	ds, err := f.stdioRawReadDir(n)
+	stdioListed(f, gen, len(ds), err)
 	if stdioPathDirty() && stdioRefreshEntry != nil {
 		for _, d := range ds {
 			stdioRefreshEntry(d)
@@ -68,7 +71,9 @@ func (f *File) ReadDir(n int) ([]DirEntry, error) {
 }
 
 func (f *File) Readdir(n int) ([]FileInfo, error) {
+	gen := stdioKindGen.Load()
 	fis, err := f.stdioRawReaddir(n)
+	stdioListed(f, gen, len(fis), err)
 	if stdioPathDirty() {
 		for i, fi := range fis {
 			name := f.Name() + "/" + fi.Name()
@@ -84,7 +89,29 @@ func (f *File) Readdir(n int) ([]FileInfo, error) {
 }
 
 func (f *File) Readdirnames(n int) (names []string, err error) {
-	return f.stdioRawReaddirnames(n)
+	gen := stdioKindGen.Load()
+	names, err = f.stdioRawReaddirnames(n)
+	stdioListed(f, gen, len(names), err)
+	return names, err
+}
+
+// stdioListed decides f, while a buffer holds bytes, from a listing of
+// it that began at descriptor count gen and returned n entries and err:
+// one that returned entries or the end proves f a directory, which no
+// buffer is over, so the operations on f that come later (os.ReadDir's
+// Close) see no buffered byte and need no fstat to tell. A failed
+// listing tells nothing: a regular file's fails too.
+func stdioListed(f *File, gen uint32, n int, err error) {
+	if stdioFiles.dirty.Load()|stdioReads.held.Load() == 0 || n == 0 && err != nil && err != io.EOF || f == nil {
+		return
+	}
+	st := &f.stdioNotes.need().kind
+	if st.get() != nil {
+		return
+	}
+	d := st.alloc()
+	d.kind, d.gen = stdioKindNone, gen
+	st.decided(d)
 }
 
 // Stat and Lstat test first whether anything is buffered, so that a
@@ -121,7 +148,10 @@ func OpenFile(name string, flag int, perm FileMode) (*File, error) {
 	if flag&O_TRUNC != 0 {
 		return stdioOpenTrunc(flag, func(flag int) (*File, error) { return stdioRawOpenFile(name, flag, perm) })
 	}
-	f, err := stdioOpen(func() (*File, error) { return stdioRawOpenFile(name, flag, perm) })
+	f, err := stdioRawOpenFile(name, flag, perm)
+	if stdioTooMany(err) {
+		f, err = stdioOpenAgain(func() (*File, error) { return stdioRawOpenFile(name, flag, perm) }, err)
+	}
 	stdioOpened(f, flag)
 	return f, err
 }

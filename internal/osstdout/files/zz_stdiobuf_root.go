@@ -35,7 +35,10 @@ func (r *Root) OpenFile(name string, flag int, perm FileMode) (*File, error) {
 	if flag&O_TRUNC != 0 {
 		return stdioOpenTrunc(flag, func(flag int) (*File, error) { return r.stdioRawOpenFile(name, flag, perm) })
 	}
-	f, err := stdioOpen(func() (*File, error) { return r.stdioRawOpenFile(name, flag, perm) })
+	f, err := r.stdioRawOpenFile(name, flag, perm)
+	if stdioTooMany(err) {
+		f, err = stdioOpenAgain(func() (*File, error) { return r.stdioRawOpenFile(name, flag, perm) }, err)
+	}
 	stdioOpened(f, flag)
 	return f, err
 }

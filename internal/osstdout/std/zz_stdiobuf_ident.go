@@ -414,7 +414,9 @@ func stdioFilesBeforeRead(f *File) bool {
 // first; where not, the fstat runs first and decides it, and runs again
 // only if f's file was then written out.
 func stdioStatFile(f *File) (FileInfo, error) {
-	if !stdioPathDirty() {
+	g := stdioFiles.masks.Load() + 1
+	m := stdioPathMask()
+	if m == 0 || stdioClear(f) {
 		return f.stdioRawStat()
 	}
 	if stdioKindGet(f) != nil || stdioIDOf == nil {
@@ -425,11 +427,38 @@ func stdioStatFile(f *File) (FileInfo, error) {
 	if err != nil {
 		return fi, err
 	}
+	if stdioStatClear(f, fi, m, g) {
+		return fi, nil
+	}
 	stdioIdentify(f, fi)
 	if stdioFilesBeforeRead(f) {
 		return f.stdioRawStat()
 	}
 	return fi, nil
+}
+
+// stdioStatClear notes f clear (stdioClear) from fi, its fstat, begun
+// at mask count g-1 with m the mask of held files, without deciding f,
+// where no later operation on f would want the decision: the program
+// opened f read-only (no write buffer's decision will take fi instead
+// of an fstat of its own), no read buffer holds bytes (an operation on
+// f would then ask the decision whether one is over f's file), and fi's
+// identity is trusted and in no held file's mask. os.ReadFile of each
+// file of a tree while a report holds bytes then allocates what it does
+// plainly. It reports whether it noted f clear.
+func stdioStatClear(f *File, fi FileInfo, m, g uint64) bool {
+	if flags, opened := f.stdioFile.opened(); !opened || flags&(O_WRONLY|O_RDWR) != 0 || stdioReads.held.Load() != 0 {
+		return false
+	}
+	if stdioFiles.untrusted.Load() != 0 || stdioOut.outUntrusted() {
+		return false
+	}
+	id, how := stdioIdentTrust(fi, stdioFstatfsOf(f))
+	if how != stdioIdentTrusted || stdioMaskHas(m, id) {
+		return false
+	}
+	f.stdioNotes.clear.Store(g)
+	return true
 }
 
 // stdioTruncated comes after f, name, was opened with O_TRUNC: if the

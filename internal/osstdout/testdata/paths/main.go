@@ -132,11 +132,27 @@ func seenBy(name, path, arg string, f *os.File) route {
 		return func(string, *os.File) string { return size(os.Stat(p)) + " " + content(os.ReadFile(p)) }
 	case "alt":
 		return func(string, *os.File) string { return size(os.Stat(arg)) + " " + content(os.ReadFile(arg)) }
+	case "altread":
+		// The second path read alone: the open file's own fstat
+		// (os.ReadFile's Stat) is all that tells which file it is.
+		return func(string, *os.File) string { return content(os.ReadFile(arg)) }
 	case "second":
 		g := must(os.Open(path))
 		return func(string, *os.File) string {
 			must(g.Seek(0, io.SeekStart))
 			return size(g.Stat()) + " " + content(io.ReadAll(g))
+		}
+	case "notdir":
+		// A second *File listed as a directory, which fails: a failed
+		// listing does not make it a directory, whose reads see no
+		// buffered byte.
+		g := must(os.Open(path))
+		return func(string, *os.File) string {
+			if _, err := g.Readdirnames(-1); err == nil {
+				fail(fmt.Errorf("Readdirnames of the file %s: no error", path))
+			}
+			must(g.Seek(0, io.SeekStart))
+			return content(io.ReadAll(g))
 		}
 	case "secondlate":
 		// A second *File looked at while another file's buffer holds
@@ -191,19 +207,27 @@ var cases = map[string]func(path string, args []string){
 		}
 		fmt.Println(strings.Join(saw, " "))
 	},
-	// statallocs: a buffered file holds bytes while another file is
-	// stat'ed 1000 times: the heap allocations per Stat.
-	"statallocs": func(path string, _ []string) {
+	// statallocs OP: a buffered file holds bytes while another file is
+	// looked at 1000 times, by os.Stat (OP stat) or os.ReadFile (OP
+	// readfile): the heap allocations per look.
+	"statallocs": func(path string, args []string) {
 		f := must(os.Create(path))
 		fmt.Fprintf(f, "record 1\n")
 		fmt.Fprintf(f, "record 2\n")
 		other := filepath.Join(filepath.Dir(path), "other")
 		must(0, os.WriteFile(other, []byte("x\n"), 0o644))
+		look := map[string]func(){
+			"stat":     func() { must(os.Stat(other)) },
+			"readfile": func() { must(os.ReadFile(other)) },
+		}[args[0]]
+		if look == nil {
+			fail(fmt.Errorf("statallocs: no look %q", args[0]))
+		}
 		const n = 1000
 		var m0, m1 runtime.MemStats
 		runtime.ReadMemStats(&m0)
 		for range n {
-			must(os.Stat(other))
+			look()
 		}
 		runtime.ReadMemStats(&m1)
 		fmt.Println((m1.Mallocs - m0.Mallocs + n/2) / n)
