@@ -275,17 +275,31 @@ func TestPathsTruncate(t *testing.T) {
 	}
 }
 
-// TestPathsFresh: a file os.Create made while a log holds bytes is
-// known to be no buffered file without an fstat, until a buffer is made:
-// a second *File's buffered append to it is written out before the
-// first *File writes over it, as plainly.
-func TestPathsFresh(t *testing.T) {
-	plain, files := runPathsBoth(t, "fresh")
-	if want := "\"aXYZ\"\n"; plain != want {
-		t.Fatalf("plain build: %q, want %q", plain, want)
-	}
-	if diff := cmp.Diff(plain, files); diff != "" {
-		t.Errorf("-files (-plain +files):\n%s", diff)
+// TestPathsNotes: what an operation notes of a file, to skip its look
+// next time, goes stale when a buffer is made; the output is the plain
+// build's, which is checked first.
+func TestPathsNotes(t *testing.T) {
+	for _, c := range []struct{ name, want string }{
+		// A file os.Create made while a log holds bytes is known to be
+		// no buffered file without an fstat, until a buffer is made: a
+		// second *File's buffered append to it is written out before
+		// the first *File writes over it.
+		{"fresh", "\"aXYZ\"\n"},
+		// A file found clear of every buffer while a read buffer holds
+		// bytes is looked at again once a buffer is made: a read buffer
+		// over its file, made after the look, is given back before the
+		// file's next plain write, and the reader sees the bytes written.
+		{"staleclear", "[\"x\" \"1\" \"234y\"]\n"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			plain, files := runPathsBoth(t, c.name)
+			if plain != c.want {
+				t.Fatalf("plain build: %q, want %q", plain, c.want)
+			}
+			if diff := cmp.Diff(plain, files); diff != "" {
+				t.Errorf("-files (-plain +files):\n%s", diff)
+			}
+		})
 	}
 }
 

@@ -303,35 +303,33 @@ func stdioFresh(f *File) bool {
 
 // stdioClear reports whether a look at f found its identity's bit in
 // the mask of no held file (stdioPathMask), and since then no mask
-// gained a bit nor a descriptor changed (stdioFiles.masks), and no
-// buffer over a file of untrusted identity holds bytes: then an
-// operation on f has nothing to write out, and makes no look. A file
-// opened, stat'ed, read and closed while a report holds bytes
-// (os.ReadFile of each file of a tree) is looked at once.
+// gained a bit, no buffer was made and no descriptor changed
+// (stdioFiles.masks), and no buffer over a file of untrusted identity
+// holds bytes: then an operation on f has nothing to write out, and
+// makes no look. A file opened, stat'ed, read and closed while a report
+// holds bytes (os.ReadFile of each file of a tree) is looked at once.
 func stdioClear(f *File) bool {
 	if f == nil {
 		return false
 	}
-	c := f.stdioNotes.clear.Load()
-	return c != 0 && c == stdioFiles.masks.Load()+1 && stdioFiles.untrusted.Load() == 0
+	return f.stdioNotes.clear.Load()>>1 == stdioFiles.masks.Load()+1 && stdioFiles.untrusted.Load() == 0
 }
 
 // stdioClearOfAll is stdioClear, and where read buffers hold bytes,
-// also whether f's file was found to have no buffer, write or read, and
-// no buffer was indexed since (ownersOf's note): then no read buffer
-// holds bytes of it either, and an operation on f has nothing to write
-// out nor to give back. A file written per record while another is read
-// through its buffer (a log line on standard error per record read) is
-// looked up once.
+// also whether the look found f's file to have no buffer, write or
+// read (the low bit of f's note; indexing a buffer adds to
+// stdioFiles.masks, so the note goes stale with the first buffer made
+// since): then no read buffer holds bytes of it either, and an operation
+// on f has nothing to write out nor to give back. A file written per
+// record while another is read through its buffer (a log line on
+// standard error per record read) is looked up once, and then costs
+// three loads an operation.
 func stdioClearOfAll(f *File) bool {
-	if !stdioClear(f) {
+	if f == nil {
 		return false
 	}
-	if stdioReads.held.Load() == 0 {
-		return true
-	}
-	d := stdioKindGet(f)
-	return d != nil && d.kind == stdioKindFile && d.free.Load() == stdioFiles.gen.Load()+1
+	c := f.stdioNotes.clear.Load()
+	return c>>1 == stdioFiles.masks.Load()+1 && stdioFiles.untrusted.Load() == 0 && (c&1 != 0 || stdioReads.held.Load() == 0)
 }
 
 // stdioFilesBeforeHeld is stdioFilesBefore while a buffer holds bytes.
@@ -351,13 +349,17 @@ func stdioFilesBeforeHeld(f *File) {
 			return
 		}
 		g := stdioFiles.masks.Load() + 1
-		if !stdioMaskHas(stdioPathMask(), d.id) {
-			f.stdioNotes.clear.Store(g)
+		clean := !stdioMaskHas(stdioPathMask(), d.id)
+		if clean {
+			f.stdioNotes.clear.Store(g << 1)
 			if stdioReads.held.Load() == 0 {
 				return
 			}
 		}
 		o := stdioFiles.ownersOf(d)
+		if clean && o.none() {
+			f.stdioNotes.clear.Store(g<<1 | 1)
+		}
 		stdioFiles.writeOutOwners(d.id, o)
 		stdioReads.giveBackOwners(o)
 	case stdioKindAll:
@@ -397,7 +399,7 @@ func stdioFilesBeforeRead(f *File) bool {
 	switch d := stdioKindInfoOf(f); {
 	case d != nil && d.kind == stdioKindFile && stdioFiles.untrusted.Load() == 0 && !stdioOut.outUntrusted():
 		if !stdioMaskHas(m, d.id) {
-			f.stdioNotes.clear.Store(g)
+			f.stdioNotes.clear.Store(g << 1)
 			return false
 		}
 		return stdioFiles.writeOutOwners(d.id, stdioFiles.ownersOf(d))
@@ -457,7 +459,7 @@ func stdioStatClear(f *File, fi FileInfo, m, g uint64) bool {
 	if how != stdioIdentTrusted || stdioMaskHas(m, id) {
 		return false
 	}
-	f.stdioNotes.clear.Store(g)
+	f.stdioNotes.clear.Store(g << 1)
 	return true
 }
 
@@ -727,7 +729,7 @@ type stdioIDIndex struct {
 	owed      map[*stdioFileBuf]struct{}  // the write buffers that hold bytes
 	owedBits  [stdioNoIDBit + 1]int32     // how many of owed have each idBit; guarded by idmu
 	owedMask  atomic.Uint64               // bit k set where owedBits[k] > 0; every bit where owedBits[stdioNoIDBit] > 0; written under idmu
-	masks     atomic.Uint64               // how many times owedMask or standard output's hold gained bits, or a descriptor changed; added to after the change
+	masks     atomic.Uint64               // how many times owedMask or standard output's hold gained bits, ids gained a buffer, or a descriptor changed; added to after the change
 	untrusted atomic.Int32                // how many of owed are over a file of untrusted identity
 	mapped    map[stdioFileID]struct{}    // the files the program mapped: plain for every *File (mapID)
 }
@@ -748,6 +750,7 @@ func (x *stdioIDIndex) index(id stdioFileID, w *stdioFileBuf, r *stdioReadBuf) {
 	}
 	x.ids[id] = o
 	x.gen.Add(1)
+	x.masks.Add(1)
 	x.idmu.Unlock()
 }
 

@@ -25,7 +25,7 @@ import "sync/atomic"
 type stdioNotesRef struct {
 	p     atomic.Pointer[stdioFileNotes]
 	fresh atomic.Uint64 // where the file's open made its file (stdioOpenTrunc's O_EXCL), stdioFiles.gen+1 before that open; 0 otherwise
-	clear atomic.Uint64 // stdioFiles.masks+1 from before a look found the file's bit in no held file's mask (stdioClear); 0 before
+	clear atomic.Uint64 // (stdioFiles.masks+1)<<1 from before a look found the file's bit in no held file's mask (stdioClear), | 1 where it also found no buffer over the file (stdioClearOfAll); 0 before
 }
 
 // stdioFileNotes is what a *File keeps beyond its states.

@@ -291,6 +291,36 @@ var cases = map[string]func(path string, args []string){
 		f.WriteString("tail\n")
 		f.Close()
 	},
+	// staleclear: while a read buffer over another file holds bytes, a
+	// log at PATH is written plainly through f (a look finds no buffer
+	// over its file); then a second *File g reads PATH in small pieces,
+	// which gives it a read buffer over the log's file, and f writes
+	// past what g has read: g's next Read prints what the write put
+	// there.
+	"staleclear": func(path string, _ []string) {
+		other := path + ".records"
+		must(0, os.WriteFile(other, []byte(strings.Repeat("record. ", 8)), 0o644))
+		must(0, os.WriteFile(path, []byte("0123456789"), 0o644))
+		a := must(os.Open(other))
+		var rec [4]byte
+		for range 2 {
+			must(io.ReadFull(a, rec[:]))
+		}
+		f := must(os.OpenFile(path, os.O_WRONLY, 0))
+		must(f.Write([]byte("x")))
+		must(f.Seek(5, io.SeekStart))
+		g := must(os.Open(path))
+		var one [1]byte
+		var saw []string
+		for range 2 {
+			must(io.ReadFull(g, one[:]))
+			saw = append(saw, string(one[:]))
+		}
+		must(f.Write([]byte("y")))
+		must(io.ReadFull(g, rec[:]))
+		saw = append(saw, string(rec[:]))
+		fmt.Printf("%q\n", saw)
+	},
 	// fresh: while a log holds bytes, PATH made by os.Create (f) and
 	// written through f; a second *File appends to it, its second
 	// write buffered; f writes over the append; the file printed.
