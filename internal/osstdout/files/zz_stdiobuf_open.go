@@ -30,15 +30,14 @@ const (
 	stdioOpenWait  = time.Millisecond
 )
 
-// stdioOpen runs open and, where it fails for want of descriptors,
-// stdioOpenAgain. (OpenFile spells it out: an open that succeeds then
-// makes no call through a func value.)
-func stdioOpen(open func() (*File, error)) (*File, error) {
-	f, err := open()
-	if !stdioFilesOn || !stdioTooMany(err) {
+// stdioOpen runs open with flag and, where it fails for want of
+// descriptors, stdioOpenAgain.
+func stdioOpen(open func(flag int) (*File, error), flag int) (*File, error) {
+	f, err := open(flag)
+	if !stdioTooMany(err) {
 		return f, err
 	}
-	return stdioOpenAgain(open, err)
+	return stdioOpenAgain(func() (*File, error) { return open(flag) }, err)
 }
 
 // stdioOpenAgain writes out what buffers hold and collects the files
@@ -76,7 +75,7 @@ func stdioTooMany(err error) bool {
 func stdioOpenTrunc(flag int, open func(flag int) (*File, error)) (*File, error) {
 	if flag&(O_CREATE|O_EXCL) == O_CREATE && stdioIDOf != nil && stdioPathDirty() && !stdioFiles.exclFound.Load() {
 		g := stdioFiles.gen.Load() + 1
-		f, err := stdioOpen(func() (*File, error) { return open(flag | O_EXCL) })
+		f, err := stdioOpen(open, flag|O_EXCL)
 		if err == nil {
 			stdioOpened(f, flag)
 			f.stdioNotes.fresh.Store(g)
@@ -87,7 +86,7 @@ func stdioOpenTrunc(flag int, open func(flag int) (*File, error)) (*File, error)
 		}
 	}
 	stdioWriteOutOne()
-	f, err := stdioOpen(func() (*File, error) { return open(flag) })
+	f, err := stdioOpen(open, flag)
 	stdioOpened(f, flag)
 	if err == nil {
 		stdioTruncated(f)
