@@ -3,8 +3,10 @@
 package main
 
 import (
+	"io"
 	"slices"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -53,6 +55,27 @@ func TestWritesAndTotal(t *testing.T) {
 	}
 	if got := total(m); got != want || got == 0 {
 		t.Errorf("total = %d, want %d, the file calls of the table", got, want)
+	}
+}
+
+// TestFewestCalls: the run with the fewest calls on files is taken
+// whole, whatever order the runs came in; straceRuns gives a program
+// reading a pipe three runs, the rest one.
+func TestFewestCalls(t *testing.T) {
+	a := map[string]int{"read": 632, "write": 1}
+	b := map[string]int{"read": 629, "write": 1, "fstat": 1}
+	c := map[string]int{"read": 631, "write": 1}
+	for _, ms := range [][]map[string]int{{a, b, c}, {c, a, b}, {b, c, a}} {
+		if diff := cmp.Diff(b, fewestCalls(ms)); diff != "" {
+			t.Errorf("fewestCalls (-want +got):\n%s", diff)
+		}
+	}
+	if got := fewestCalls(nil); got != nil {
+		t.Errorf("fewestCalls(nil) = %v, want nil", got)
+	}
+	pipe := program{stdin: func() io.Reader { return strings.NewReader("") }}
+	if got := []int{straceRuns(pipe), straceRuns(program{})}; !cmp.Equal(got, []int{3, 1}) {
+		t.Errorf("straceRuns of a pipe reader and of another program: %v, want [3 1]", got)
 	}
 }
 
