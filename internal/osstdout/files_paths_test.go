@@ -145,6 +145,37 @@ func TestPathsRace(t *testing.T) {
 	}
 }
 
+// pathPair is where a test writes a file (write) and where it looks at
+// it (see).
+type pathPair struct{ write, see string }
+
+// mountedPairs are the places of a file seen through another mount: a
+// bind mount of its directory, a tmpfs (the same path), and overlayfs,
+// where the merged directory and the upper layer give one file two
+// identities, each way round. Each skips its test where it cannot
+// mount.
+func mountedPairs() map[string]func(t *testing.T) pathPair {
+	return map[string]func(t *testing.T) pathPair{
+		"bind": func(t *testing.T) pathPair {
+			src := t.TempDir()
+			dst := mount(t, "--bind", src)
+			return pathPair{filepath.Join(src, "out"), filepath.Join(dst, "out")}
+		},
+		"tmpfs": func(t *testing.T) pathPair {
+			dir := mount(t, "-t", "tmpfs", "tmpfs")
+			return pathPair{filepath.Join(dir, "out"), filepath.Join(dir, "out")}
+		},
+		"overlay-merged": func(t *testing.T) pathPair {
+			upper, merged := overlay(t)
+			return pathPair{filepath.Join(merged, "out"), filepath.Join(upper, "out")}
+		},
+		"overlay-upper": func(t *testing.T) pathPair {
+			upper, merged := overlay(t)
+			return pathPair{filepath.Join(upper, "out"), filepath.Join(merged, "out")}
+		},
+	}
+}
+
 // TestPathsSeenMounts: the same file seen through another mount: a bind
 // mount of its directory, tmpfs, and overlayfs, where the merged
 // directory and the upper layer give one file two identities, written
@@ -153,26 +184,7 @@ func TestPathsRace(t *testing.T) {
 // which file it is.
 func TestPathsSeenMounts(t *testing.T) {
 	plain, files := pathsPrograms(t)
-	type pair struct{ write, see string }
-	cases := map[string]func(t *testing.T) pair{
-		"bind": func(t *testing.T) pair {
-			src := t.TempDir()
-			dst := mount(t, "--bind", src)
-			return pair{filepath.Join(src, "out"), filepath.Join(dst, "out")}
-		},
-		"tmpfs": func(t *testing.T) pair {
-			dir := mount(t, "-t", "tmpfs", "tmpfs")
-			return pair{filepath.Join(dir, "out"), filepath.Join(dir, "out")}
-		},
-		"overlay-merged": func(t *testing.T) pair {
-			upper, merged := overlay(t)
-			return pair{filepath.Join(merged, "out"), filepath.Join(upper, "out")}
-		},
-		"overlay-upper": func(t *testing.T) pair {
-			upper, merged := overlay(t)
-			return pair{filepath.Join(upper, "out"), filepath.Join(merged, "out")}
-		},
-	}
+	cases := mountedPairs()
 	for name, setup := range cases {
 		for _, route := range []string{"alt", "altread"} {
 			t.Run(name+"/"+route, func(t *testing.T) {
@@ -211,8 +223,11 @@ func overlay(t *testing.T) (upper, merged string) {
 	return filepath.Join(base, "upper"), merged
 }
 
-// TestPathsStdout: standard output redirected to a regular file, stat'ed
-// by name after each line, shows its size as plainly.
+// TestPathsStdout: standard output, a regular file, is written out
+// before a Stat by name sees its size, or a second *File reads it: in a
+// directory of the test's and in each of mountedPairs (overlayfs's
+// identities differ: -files asks the file system's type at the first
+// look, not at standard output's decision).
 //
 // The stdoutsecond case reads the file through a second *File, which a
 // look made while standard output held nothing found clear of every
@@ -220,32 +235,60 @@ func overlay(t *testing.T) (upper, merged string) {
 // still come out before each read.
 func TestPathsStdout(t *testing.T) {
 	plain, files := pathsPrograms(t)
+	places := mountedPairs()
+	places["dir"] = func(t *testing.T) pathPair {
+		p := filepath.Join(t.TempDir(), "out")
+		return pathPair{p, p}
+	}
 	for _, c := range []string{"stdout", "stdoutsecond"} {
-		t.Run(c, func(t *testing.T) {
-			var saw [2]string
-			for i, bin := range []string{plain, files} {
-				path := filepath.Join(t.TempDir(), "out")
-				out, err := os.Create(path)
-				if err != nil {
-					t.Fatal(err)
+		for place, setup := range places {
+			t.Run(c+"/"+place, func(t *testing.T) {
+				var saw [2]string
+				for i, bin := range []string{plain, files} {
+					p := setup(t)
+					out, err := os.Create(p.write)
+					if err != nil {
+						t.Fatal(err)
+					}
+					cmd := exec.Command(bin, c, p.see)
+					cmd.Env = append(os.Environ(), "STDIOBUF_MAXDELAY=none")
+					var errb bytes.Buffer
+					cmd.Stdout, cmd.Stderr = out, &errb
+					if err := cmd.Run(); err != nil {
+						t.Fatalf("%s: %v: %s", bin, err, errb.String())
+					}
+					out.Close()
+					saw[i] = errb.String()
 				}
-				cmd := exec.Command(bin, c, path)
-				cmd.Env = append(os.Environ(), "STDIOBUF_MAXDELAY=none")
-				var errb bytes.Buffer
-				cmd.Stdout, cmd.Stderr = out, &errb
-				if err := cmd.Run(); err != nil {
-					t.Fatalf("%s: %v: %s", bin, err, errb.String())
+				if diff := cmp.Diff("7 14 21\n", saw[0]); diff != "" {
+					t.Fatalf("plain build (-want +got):\n%s", diff)
 				}
-				out.Close()
-				saw[i] = errb.String()
-			}
-			if diff := cmp.Diff("7 14 21\n", saw[0]); diff != "" {
-				t.Fatalf("plain build (-want +got):\n%s", diff)
-			}
-			if diff := cmp.Diff(saw[0], saw[1]); diff != "" {
-				t.Errorf("sizes -files saw (-plain +files):\n%s", diff)
-			}
-		})
+				if diff := cmp.Diff(saw[0], saw[1]); diff != "" {
+					t.Errorf("sizes -files saw (-plain +files):\n%s", diff)
+				}
+			})
+		}
+	}
+}
+
+// TestPathsStdoutAsksNothing: a program that prints to a file on tmpfs
+// and looks at no file makes no statfs or fstatfs: the trust of standard
+// output's identity is asked only by an operation that compares it.
+func TestPathsStdoutAsksNothing(t *testing.T) {
+	_, files := pathsPrograms(t)
+	dir := "/dev/shm"
+	var st syscall.Statfs_t
+	if err := syscall.Statfs(dir, &st); err != nil || st.Type != 0x01021994 {
+		dir = mount(t, "-t", "tmpfs", "tmpfs")
+	}
+	out, err := os.MkdirTemp(dir, "stdiobuf-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(out) })
+	calls := straceSummary(t, filepath.Join(out, "stdout"), files, "print", "-", "1000")
+	if n := calls["statfs"] + calls["fstatfs"]; n != 0 || calls["write"] == 0 {
+		t.Errorf("-files printing to tmpfs: %d statfs calls, %d writes; want none and some\n%v", n, calls["write"], calls)
 	}
 }
 

@@ -37,6 +37,7 @@ func init() {
 	stdioIdentOf = stdioLinuxIdentOf
 	stdioRefreshEntry = stdioLinuxRefreshEntry
 	stdioFSTrusted = stdioLinuxTrust.trusted
+	stdioFSKnown = stdioLinuxTrust.known
 	stdioFDIdentity = stdioLinuxFDIdentity
 	stdioFstatfsType = func(f *File, t *int64) error { return stdioFDStatfsType(f.pfd.Sysfd, t) }
 	stdioFDStatfsType = func(fd int, t *int64) error {
@@ -554,6 +555,16 @@ func (c *stdioTrustCache) lookup(dev uint64) (trusted, known bool) {
 		c.last.Store(dev + 1)
 	}
 	return trusted, known
+}
+
+// known reports whether trusted answers for dev without asking: a
+// device of a block device's file system, or one asked before.
+func (c *stdioTrustCache) known(dev uint64) bool {
+	if !stdioAnonDev(dev) {
+		return true
+	}
+	_, ok := c.lookup(dev)
+	return ok
 }
 
 // knownTrusted reports whether dev, an anonymous device number, is known

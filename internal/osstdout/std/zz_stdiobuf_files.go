@@ -125,7 +125,7 @@ type stdioFileSet struct {
 	dirty        atomic.Int32               // how many buffers hold bytes (their pending)
 	outHeld      atomic.Bool                // standard output's buffer holds bytes (its pending, mirrored)
 	exclFound    atomic.Bool                // a truncating open's O_EXCL try found its file there: no later open tries (stdioOpenTrunc)
-	outBits      atomic.Uint64              // standard output's stdioOutStat.bits as outState noted them: its generation+1 above the low byte, a bit's number, stdioOutBitsNone or stdioOutBitsAll in it; 0 before
+	outBits      atomic.Uint64              // standard output's stdioOutStat.bits as outState noted them: its generation+1 above the low byte, a bit's number, stdioOutBitsNone, stdioOutBitsAll or stdioOutBitsAsk in it; 0 before
 	stdioIDIndex                            // the buffers by identity, write and read, and the write buffers that hold bytes
 	closed       []*stdioFileBuf            // the closed files whose Close returned a write error (errOwed): the exit still reports it
 	zero         atomic.Bool                // the exit hooks run for status 0; set by the exiting goroutine before exit

@@ -48,6 +48,10 @@ var stdioIDOf func(fi FileInfo) (id stdioFileID, fsdev uint64, ok bool)
 // time it sees a device.
 var stdioFSTrusted func(fsdev uint64, statfs stdioStatfsFrom) bool
 
+// stdioFSKnown, set with stdioIDOf, reports whether stdioFSTrusted
+// answers for device fsdev without a system call.
+var stdioFSKnown func(fsdev uint64) bool
+
 // stdioIdentOf, set with stdioIDOf, is stdioIDOf and as much of
 // stdioFSTrusted as needs no system call, in one call, for the stat per
 // record: fi's identity and file system device, and whether the identity
@@ -209,6 +213,14 @@ func stdioKindInfoOf(f *File) *stdioKindInfo {
 	}
 	if d := stdioKindGet(f); d != nil {
 		return d
+	}
+	if f == stdioOut.out {
+		// Standard output's fstat is outState's; its decision may wait
+		// for the first operation that needs it (outState).
+		if fi := stdioOut.outStat(); fi != nil {
+			return stdioIdentify(f, fi)
+		}
+		return nil
 	}
 	fi, err := f.stdioRawStat()
 	if err != nil {

@@ -546,6 +546,7 @@ type stdioOutStat struct {
 	fi   FileInfo // nil if fstat failed
 	gen  uint32
 	bits uint64 // the identity bit (stdioIDBit) of a regular file of trusted identity; every bit for one of untrusted identity; 0 for anything else
+	ask  bool   // the identity is not decided yet, nor bits set: its file system's type is to be asked (outBitsAsked)
 }
 
 // outStat is out's fstat, made once and again after a descriptor
@@ -554,7 +555,10 @@ func (s *stdioStream) outStat() FileInfo { return s.outState().fi }
 
 // outState is outStat with what it makes standard output to a path
 // operation. It also decides out's identity (stdioIdentify), which would
-// otherwise fstat out again.
+// otherwise fstat out again; but where that would ask the file system's
+// type (a regular file on tmpfs, whose trust is not known yet), the
+// first path operation that needs the answer asks (pathBits), and a
+// program that makes none asks nothing.
 func (s *stdioStream) outState() *stdioOutStat {
 	gen := stdioKindGen.Load()
 	if o := s.outInfo.Load(); o != nil && o.gen == gen {
@@ -564,15 +568,10 @@ func (s *stdioStream) outState() *stdioOutStat {
 	c := uint64(stdioOutBitsNone)
 	if fi, err := s.out.stdioRawStat(); err == nil {
 		o.fi = fi
-		d := stdioIdentify(s.out, fi)
-		switch {
-		case !fi.Mode().IsRegular():
-		case d.kind == stdioKindFile:
-			c = uint64(stdioIDBit(d.id))
-			o.bits = 1 << c
-		default:
-			c = stdioOutBitsAll
-			o.bits = ^uint64(0)
+		if fi.Mode().IsRegular() && stdioTrustAsks(fi) {
+			o.ask, c = true, stdioOutBitsAsk
+		} else {
+			c = s.outBitsOf(o)
 		}
 	}
 	s.outInfo.Store(o)
@@ -580,30 +579,75 @@ func (s *stdioStream) outState() *stdioOutStat {
 	return o
 }
 
+// outBitsOf decides out's identity from o's fstat, sets o.bits, and
+// returns their code for stdioFileSet.outBits.
+func (s *stdioStream) outBitsOf(o *stdioOutStat) uint64 {
+	d := stdioIdentify(s.out, o.fi)
+	switch {
+	case !o.fi.Mode().IsRegular():
+		return stdioOutBitsNone
+	case d.kind == stdioKindFile:
+		c := uint64(stdioIDBit(d.id))
+		o.bits = 1 << c
+		return c
+	}
+	o.bits = ^uint64(0)
+	return stdioOutBitsAll
+}
+
+// stdioTrustAsks reports whether deciding fi's identity would ask its
+// file system's type.
+func stdioTrustAsks(fi FileInfo) bool {
+	if stdioIdentOf == nil || stdioFSKnown == nil {
+		return false
+	}
+	_, fsdev, how := stdioIdentOf(fi)
+	return how == stdioIdentAsk && !stdioFSKnown(fsdev)
+}
+
 // pathBits is the identity bits a path operation that reaches standard
 // output finds (stdioOutStat's bits), read from the file set's word
 // (stdioFileSet.outBits) where outState noted them in this generation: a
 // stat per record while standard output holds bytes reads the words
-// beside the file set's counts and no other.
+// beside the file set's counts and no other. Where outState left the
+// identity to be decided, it is decided now, once.
 func (s *stdioStream) pathBits() uint64 {
 	v := stdioFiles.outBits.Load()
 	if uint32(v>>8) != stdioKindGen.Load()+1 {
-		return s.outState().bits
+		return s.outBitsAsked(s.outState())
 	}
 	switch c := v & 0xff; c {
 	case stdioOutBitsNone:
 		return 0
 	case stdioOutBitsAll:
 		return ^uint64(0)
+	case stdioOutBitsAsk:
+		return s.outBitsAsked(s.outState())
 	default:
 		return 1 << c
 	}
+}
+
+// outBitsAsked is o's bits, deciding out's identity first where outState
+// left it to be decided (o.ask); the decision replaces o, and its code
+// the file set's word, unless a later fstat replaced them meanwhile.
+func (s *stdioStream) outBitsAsked(o *stdioOutStat) uint64 {
+	if !o.ask {
+		return o.bits
+	}
+	asked := &stdioOutStat{fi: o.fi, gen: o.gen}
+	c := s.outBitsOf(asked)
+	if s.outInfo.CompareAndSwap(o, asked) {
+		stdioFiles.outBits.CompareAndSwap(uint64(o.gen+1)<<8|stdioOutBitsAsk, uint64(o.gen+1)<<8|c)
+	}
+	return asked.bits
 }
 
 // Values of the low byte of stdioFileSet.outBits besides a bit's number.
 const (
 	stdioOutBitsNone = 64 // no bit: standard output is not a regular file
 	stdioOutBitsAll  = 65 // every bit: its identity is not trusted
+	stdioOutBitsAsk  = 66 // its identity not decided yet: its file system's type is to be asked (outState)
 )
 
 // regularPending reports whether the original standard output is a

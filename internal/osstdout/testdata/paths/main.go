@@ -233,8 +233,16 @@ var cases = map[string]func(path string, args []string){
 		fmt.Println((m1.Mallocs - m0.Mallocs + n/2) / n)
 		must(0, f.Close())
 	},
-	// stdout: standard output is the file at path; three lines printed,
-	// each followed by a Stat of path.
+	// print N: N lines printed, and nothing else.
+	"print": func(_ string, args []string) {
+		n := must(strconv.Atoi(args[0]))
+		for i := range n {
+			fmt.Printf("line %d\n", i)
+		}
+	},
+	// stdout: standard output is the file at path (or the same file by
+	// another route); three lines printed, each followed by a Stat of
+	// path.
 	"stdout": func(path string, _ []string) {
 		var saw []string
 		for i := 1; i <= 3; i++ {
