@@ -31,7 +31,9 @@ const (
 )
 
 // stdioOpen runs open with flag and, where it fails for want of
-// descriptors, stdioOpenAgain.
+// descriptors, stdioOpenAgain. OpenFile and Root.OpenFile, whose opens
+// need no second try with O_EXCL, spell it out around their raw open,
+// so that an open that succeeds calls through no func value.
 func stdioOpen(open func(flag int) (*File, error), flag int) (*File, error) {
 	f, err := open(flag)
 	if !stdioTooMany(err) {

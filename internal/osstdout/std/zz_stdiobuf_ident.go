@@ -324,12 +324,13 @@ func stdioClear(f *File) bool {
 	if f == nil {
 		return false
 	}
-	return f.stdioNotes.clear.Load()>>1 == stdioFiles.masks.Load()+1 && stdioFiles.untrusted.Load() == 0
+	clear, _ := f.stdioNotes.clearAt(stdioFiles.masks.Load() + 1)
+	return clear && stdioFiles.untrusted.Load() == 0
 }
 
 // stdioClearOfAll is stdioClear, and where read buffers hold bytes,
 // also whether the look found f's file to have no buffer, write or
-// read (the low bit of f's note; indexing a buffer adds to
+// read (the note's all; indexing a buffer adds to
 // stdioFiles.masks, so the note goes stale with the first buffer made
 // since): then no read buffer holds bytes of it either, and an operation
 // on f has nothing to write out nor to give back. A file written per
@@ -340,8 +341,8 @@ func stdioClearOfAll(f *File) bool {
 	if f == nil {
 		return false
 	}
-	c := f.stdioNotes.clear.Load()
-	return c>>1 == stdioFiles.masks.Load()+1 && stdioFiles.untrusted.Load() == 0 && (c&1 != 0 || stdioReads.held.Load() == 0)
+	clear, all := f.stdioNotes.clearAt(stdioFiles.masks.Load() + 1)
+	return clear && stdioFiles.untrusted.Load() == 0 && (all || stdioReads.held.Load() == 0)
 }
 
 // stdioFilesBeforeHeld is stdioFilesBefore while a buffer holds bytes.
@@ -363,14 +364,14 @@ func stdioFilesBeforeHeld(f *File) {
 		g := stdioFiles.masks.Load() + 1
 		clean := !stdioMaskHas(stdioPathMask(), d.id)
 		if clean {
-			f.stdioNotes.clear.Store(g << 1)
+			f.stdioNotes.setClear(g, false)
 			if stdioReads.held.Load() == 0 {
 				return
 			}
 		}
 		o := stdioFiles.ownersOf(d)
 		if clean && o.none() {
-			f.stdioNotes.clear.Store(g<<1 | 1)
+			f.stdioNotes.setClear(g, true)
 		}
 		stdioFiles.writeOutOwners(d.id, o)
 		stdioReads.giveBackOwners(o)
@@ -408,10 +409,16 @@ func stdioFilesBeforeRead(f *File) bool {
 	if m == 0 || stdioClear(f) {
 		return false
 	}
+	return stdioFilesBeforeReadHeld(f, m, g)
+}
+
+// stdioFilesBeforeReadHeld is stdioFilesBeforeRead past its test: m is
+// the mask of held files and g the mask count+1, both loaded before it.
+func stdioFilesBeforeReadHeld(f *File, m, g uint64) bool {
 	switch d := stdioKindInfoOf(f); {
 	case d != nil && d.kind == stdioKindFile && stdioFiles.untrusted.Load() == 0 && !stdioOut.outUntrusted():
 		if !stdioMaskHas(m, d.id) {
-			f.stdioNotes.clear.Store(g << 1)
+			f.stdioNotes.setClear(g, false)
 			return false
 		}
 		return stdioFiles.writeOutOwners(d.id, stdioFiles.ownersOf(d))
@@ -434,7 +441,7 @@ func stdioStatFile(f *File) (FileInfo, error) {
 		return f.stdioRawStat()
 	}
 	if stdioKindGet(f) != nil || stdioIDOf == nil {
-		stdioFilesBeforeRead(f)
+		stdioFilesBeforeReadHeld(f, m, g)
 		return f.stdioRawStat()
 	}
 	fi, err := f.stdioRawStat()
@@ -445,7 +452,7 @@ func stdioStatFile(f *File) (FileInfo, error) {
 		return fi, nil
 	}
 	stdioIdentify(f, fi)
-	if stdioFilesBeforeRead(f) {
+	if stdioFilesBeforeReadHeld(f, m, g) {
 		return f.stdioRawStat()
 	}
 	return fi, nil
@@ -471,7 +478,7 @@ func stdioStatClear(f *File, fi FileInfo, m, g uint64) bool {
 	if how != stdioIdentTrusted || stdioMaskHas(m, id) {
 		return false
 	}
-	f.stdioNotes.clear.Store(g << 1)
+	f.stdioNotes.setClear(g, false)
 	return true
 }
 

@@ -25,7 +25,25 @@ import "sync/atomic"
 type stdioNotesRef struct {
 	p     atomic.Pointer[stdioFileNotes]
 	fresh atomic.Uint64 // where the file's open made its file (stdioOpenTrunc's O_EXCL), stdioFiles.gen+1 before that open; 0 otherwise
-	clear atomic.Uint64 // (stdioFiles.masks+1)<<1 from before a look found the file's bit in no held file's mask (stdioClear), | 1 where it also found no buffer over the file (stdioClearOfAll); 0 before
+	clear atomic.Uint64 // what a look found (setClear): stdioFiles.masks+1 from before it, shifted left, | 1 where it also found no buffer over the file; 0 before
+}
+
+// setClear notes that a look begun at mask count g-1 found the file's
+// bit in no held file's mask (stdioClear) and, with all, no buffer over
+// the file either (stdioClearOfAll).
+func (r *stdioNotesRef) setClear(g uint64, all bool) {
+	v := g << 1
+	if all {
+		v |= 1
+	}
+	r.clear.Store(v)
+}
+
+// clearAt reports whether the note setClear left is of mask count g-1,
+// and whether it said all.
+func (r *stdioNotesRef) clearAt(g uint64) (clear, all bool) {
+	c := r.clear.Load()
+	return c>>1 == g, c&1 != 0
 }
 
 // stdioFileNotes is what a *File keeps beyond its states.
